@@ -1,0 +1,32 @@
+// The C kernels (lib/engine/native), built by scripts/build-native.mjs. Loading throws when the
+// addon was not built or does not load on this machine; select.ts then falls back to TypeScript.
+import { createRequire } from "node:module";
+import { fileURLToPath } from "node:url";
+import type { AttentionShape, Kernels } from "./kernels";
+
+interface NativeAddon {
+  readonly variant: string;
+  gemm(transA: number, transB: number, M: number, N: number, K: number, A: Float32Array, B: Float32Array, C: Float32Array, accumulate: boolean): void;
+  attentionForward(out: Float32Array, lse: Float32Array, q: Float32Array, k: Float32Array, v: Float32Array,
+    B: number, T: number, H: number, Hkv: number, dh: number): void;
+  attentionBackward(dq: Float32Array, dk: Float32Array, dv: Float32Array, dout: Float32Array, q: Float32Array,
+    k: Float32Array, v: Float32Array, out: Float32Array, lse: Float32Array, B: number, T: number, H: number, Hkv: number, dh: number): void;
+}
+
+export const nativeAddonPath = (): string =>
+  process.env.ANNEAL_NATIVE_ADDON ?? fileURLToPath(new URL("../native/build/anneal_kernels.node", import.meta.url));
+
+export function loadNativeKernels(): Kernels {
+  const addon = createRequire(import.meta.url)(nativeAddonPath()) as NativeAddon;
+  const dims = (s: AttentionShape) => [s.batch, s.seqLen, s.nHeads, s.nKvHeads, s.headDim] as const;
+  return {
+    name: "native",
+    variant: addon.variant,
+    matmulABt: (C, A, B, M, K, N, acc) => addon.gemm(0, 1, M, N, K, A, B, C, acc),
+    matmulAB: (C, A, B, M, K, N, acc) => addon.gemm(0, 0, M, N, K, A, B, C, acc),
+    matmulAtB: (C, A, B, M, K, N, acc) => addon.gemm(1, 0, K, N, M, A, B, C, acc),
+    attentionForward: (out, lse, q, k, v, s) => addon.attentionForward(out, lse, q, k, v, ...dims(s)),
+    attentionBackward: (dq, dk, dv, dout, q, k, v, out, lse, s) =>
+      addon.attentionBackward(dq, dk, dv, dout, q, k, v, out, lse, ...dims(s)),
+  };
+}

@@ -1,0 +1,100 @@
+// Causal grouped-query attention on top of sgemm, one (sequence, head) at a time in blocks of
+// ROWS query rows: block rows [i0, i1) only see keys [0, i1), so the masked upper triangle is
+// skipped except inside the diagonal block. Probabilities are never stored across calls: forward
+// saves each row's log-sum-exp and backward recomputes P = exp(S·scale − lse) (FlashAttention's trick),
+// so memory stays O(T·ROWS) per call instead of O(B·H·T²).
+#include <math.h>
+#include <stdlib.h>
+
+#define ROWS 64
+
+static float* scratch;  // two [ROWS, T] blocks: scores/probabilities and their gradients
+static size_t scratch_len;
+
+static float* scratch_for(int T) {
+  size_t need = (size_t)2 * ROWS * T;
+  if (need > scratch_len) {
+    free(scratch);
+    scratch = malloc(need * sizeof(float));
+    scratch_len = scratch ? need : 0;
+  }
+  return scratch;
+}
+
+// P[r, 0..n) for query row i0+r: S·scale, masked past the diagonal, normalised with lse.
+static void probabilities(float* P, int ldp, int rows, int n, int i0, float scale, const float* lse) {
+  for (int r = 0; r < rows; r++) {
+    float* p = P + (size_t)r * ldp;
+    int last = i0 + r;  // the causal mask: keys 0..last
+    for (int j = 0; j <= last; j++) p[j] = expf(p[j] * scale - lse[i0 + r]);
+    for (int j = last + 1; j < n; j++) p[j] = 0.0f;
+  }
+}
+
+static void attention_forward(float* out, float* lse, const float* q, const float* k, const float* v,
+                              int B, int T, int H, int Hkv, int dh) {
+  float* S = scratch_for(T);
+  if (!S) abort();
+  const float scale = 1.0f / sqrtf((float)dh);
+  const int ldq = H * dh, ldk = Hkv * dh;
+  for (int b = 0; b < B; b++)
+    for (int h = 0; h < H; h++) {
+      const int g = h / (H / Hkv);
+      const float* kb = k + (size_t)b * T * ldk + g * dh;
+      const float* vb = v + (size_t)b * T * ldk + g * dh;
+      float* rowLse = lse + ((size_t)b * H + h) * T;
+      for (int i0 = 0; i0 < T; i0 += ROWS) {
+        const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
+        const float* qb = q + ((size_t)b * T + i0) * ldq + h * dh;
+        sgemm(0, 1, rows, n, dh, qb, ldq, kb, ldk, S, n, 0);  // S[rows,n] = Q·Kᵀ
+        for (int r = 0; r < rows; r++) {
+          float* s = S + (size_t)r * n;
+          int last = i0 + r;
+          float max = -INFINITY, z = 0.0f;
+          for (int j = 0; j <= last; j++) if (s[j] * scale > max) max = s[j] * scale;
+          for (int j = 0; j <= last; j++) z += expf(s[j] * scale - max);
+          rowLse[i0 + r] = max + logf(z);
+        }
+        probabilities(S, n, rows, n, i0, scale, rowLse);
+        sgemm(0, 0, rows, dh, n, S, n, vb, ldk, out + ((size_t)b * T + i0) * ldq + h * dh, ldq, 0);  // O = P·V
+      }
+    }
+}
+
+static void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q, const float* k,
+                               const float* v, const float* out, const float* lse, int B, int T, int H, int Hkv,
+                               int dh) {
+  float* P = scratch_for(T);
+  if (!P) abort();
+  float* dS = P + (size_t)ROWS * T;
+  const float scale = 1.0f / sqrtf((float)dh);
+  const int ldq = H * dh, ldk = Hkv * dh;
+  memset(dk, 0, (size_t)B * T * ldk * sizeof(float));
+  memset(dv, 0, (size_t)B * T * ldk * sizeof(float));
+  for (int b = 0; b < B; b++)
+    for (int h = 0; h < H; h++) {
+      const int g = h / (H / Hkv);
+      const size_t kvOff = (size_t)b * T * ldk + g * dh;
+      const float* rowLse = lse + ((size_t)b * H + h) * T;
+      for (int i0 = 0; i0 < T; i0 += ROWS) {
+        const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
+        const size_t qOff = ((size_t)b * T + i0) * ldq + h * dh;
+        sgemm(0, 1, rows, n, dh, q + qOff, ldq, k + kvOff, ldk, P, n, 0);
+        probabilities(P, n, rows, n, i0, scale, rowLse);
+        sgemm(0, 1, rows, n, dh, dout + qOff, ldq, v + kvOff, ldk, dS, n, 0);  // dP = dO·Vᵀ
+        for (int r = 0; r < rows; r++) {
+          // Σ_j p_j·dp_j = dO_i·O_i: the softmax Jacobian's shared term.
+          const float* o = out + qOff + (size_t)r * ldq;
+          const float* d = dout + qOff + (size_t)r * ldq;
+          float dot = 0.0f;
+          for (int c = 0; c < dh; c++) dot += d[c] * o[c];
+          float* p = P + (size_t)r * n;
+          float* ds = dS + (size_t)r * n;
+          for (int j = 0; j < n; j++) ds[j] = p[j] * (ds[j] - dot) * scale;
+        }
+        sgemm(1, 0, n, dh, rows, P, n, dout + qOff, ldq, dv + kvOff, ldk, 1);  // dV += Pᵀ·dO
+        sgemm(0, 0, rows, dh, n, dS, n, k + kvOff, ldk, dq + qOff, ldq, 0);    // dQ = dS·K
+        sgemm(1, 0, n, dh, rows, dS, n, q + qOff, ldq, dk + kvOff, ldk, 1);    // dK += dSᵀ·Q
+      }
+    }
+}

@@ -1,0 +1,99 @@
+// Single-precision GEMM, BLIS-style: pack a KC×NC block of op(B) into NR-wide column panels and
+// an MC×KC block of op(A) into MR-tall row panels, then run an MR×NR register-tile microkernel
+// over them. Packing makes every transpose variant the same contiguous inner loop and keeps the
+// working set in cache (B panel in L1, A block in L2). No -ffast-math: each C element sums over k
+// in order within a KC block, so results differ from the TypeScript path only by float32 rounding
+// (and FMA contraction on the x86-64-v3 build).
+#include <string.h>
+
+#define MR 6
+#define NR 16
+#define MC 96
+#define KC 256
+#define NC 512
+
+typedef float v8 __attribute__((vector_size(32)));
+
+static inline v8 load8(const float* p) { v8 v; memcpy(&v, p, sizeof v); return v; }
+static inline void store8(float* p, v8 v) { memcpy(p, &v, sizeof v); }
+
+static float packedA[MC * KC] __attribute__((aligned(64)));
+static float packedB[KC * NC] __attribute__((aligned(64)));
+
+// packedA[(panel*kc + k)*MR + r] = op(A)[i0 + panel*MR + r, k0 + k], zero past the last row.
+static void pack_a(int transA, const float* A, int lda, int i0, int mc, int k0, int kc) {
+  for (int p = 0; p * MR < mc; p++) {
+    float* dst = packedA + (size_t)p * kc * MR;
+    for (int r = 0; r < MR; r++) {
+      int i = p * MR + r;
+      if (i >= mc) { for (int k = 0; k < kc; k++) dst[k * MR + r] = 0.0f; continue; }
+      if (transA) for (int k = 0; k < kc; k++) dst[k * MR + r] = A[(size_t)(k0 + k) * lda + i0 + i];
+      else { const float* a = A + (size_t)(i0 + i) * lda + k0; for (int k = 0; k < kc; k++) dst[k * MR + r] = a[k]; }
+    }
+  }
+}
+
+// packedB[(panel*kc + k)*NR + j] = op(B)[k0 + k, j0 + panel*NR + j], zero past the last column.
+static void pack_b(int transB, const float* B, int ldb, int k0, int kc, int j0, int nc) {
+  for (int p = 0; p * NR < nc; p++) {
+    float* dst = packedB + (size_t)p * kc * NR;
+    int width = nc - p * NR < NR ? nc - p * NR : NR;
+    for (int k = 0; k < kc; k++) {
+      float* d = dst + k * NR;
+      if (transB) for (int j = 0; j < width; j++) d[j] = B[(size_t)(j0 + p * NR + j) * ldb + k0 + k];
+      else memcpy(d, B + (size_t)(k0 + k) * ldb + j0 + p * NR, width * sizeof(float));
+      for (int j = width; j < NR; j++) d[j] = 0.0f;
+    }
+  }
+}
+
+// C[mr,nr] (+)= Apanel[kc,MR]ᵀ-as-rows · Bpanel[kc,NR] with 12 vector accumulators.
+static void microkernel(int kc, const float* restrict a, const float* restrict b, float* restrict C, int ldc,
+                        int mr, int nr, int accumulate) {
+  v8 c[MR][2];
+  for (int r = 0; r < MR; r++) c[r][0] = c[r][1] = (v8){0};
+  for (int k = 0; k < kc; k++) {
+    v8 b0 = load8(b), b1 = load8(b + 8);
+#pragma GCC unroll 6
+    for (int r = 0; r < MR; r++) { c[r][0] += a[r] * b0; c[r][1] += a[r] * b1; }
+    a += MR;
+    b += NR;
+  }
+  if (mr == MR && nr == NR) {
+    for (int r = 0; r < MR; r++) {
+      float* row = C + (size_t)r * ldc;
+      if (accumulate) { store8(row, load8(row) + c[r][0]); store8(row + 8, load8(row + 8) + c[r][1]); }
+      else { store8(row, c[r][0]); store8(row + 8, c[r][1]); }
+    }
+    return;
+  }
+  float tile[MR][NR];
+  for (int r = 0; r < MR; r++) { store8(tile[r], c[r][0]); store8(tile[r] + 8, c[r][1]); }
+  for (int r = 0; r < mr; r++)
+    for (int j = 0; j < nr; j++) C[(size_t)r * ldc + j] = accumulate ? C[(size_t)r * ldc + j] + tile[r][j] : tile[r][j];
+}
+
+static void sgemm(int transA, int transB, int M, int N, int K, const float* A, int lda, const float* B, int ldb,
+                  float* C, int ldc, int accumulate) {
+  if (K == 0) {
+    if (!accumulate) for (int i = 0; i < M; i++) memset(C + (size_t)i * ldc, 0, N * sizeof(float));
+    return;
+  }
+  for (int j0 = 0; j0 < N; j0 += NC) {
+    int nc = N - j0 < NC ? N - j0 : NC;
+    for (int k0 = 0; k0 < K; k0 += KC) {
+      int kc = K - k0 < KC ? K - k0 : KC;
+      int acc = accumulate || k0 > 0;  // later K blocks add to what the first one wrote
+      pack_b(transB, B, ldb, k0, kc, j0, nc);
+      for (int i0 = 0; i0 < M; i0 += MC) {
+        int mc = M - i0 < MC ? M - i0 : MC;
+        pack_a(transA, A, lda, i0, mc, k0, kc);
+        for (int jp = 0; jp < nc; jp += NR)
+          for (int ip = 0; ip < mc; ip += MR)
+            microkernel(kc, packedA + (size_t)(ip / MR) * kc * MR, packedB + (size_t)(jp / NR) * kc * NR,
+                        C + (size_t)(i0 + ip) * ldc + j0 + jp, ldc,
+                        mc - ip < MR ? mc - ip : MR, nc - jp < NR ? nc - jp : NR, acc);
+      }
+    }
+  }
+}
