@@ -1,0 +1,11 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  // `/v1/chat/completions/` must answer directly, not redirect (clients POST to it).
+  skipTrailingSlashRedirect: true,
+  // Native and WASM packages load from node_modules at run time instead of being bundled.
+  serverExternalPackages: ["node-llama-cpp", "@electric-sql/pglite", "pglite-prisma-adapter"],
+  poweredByHeader: false,
+  typescript: { ignoreBuildErrors: false },
+};
+
+export default nextConfig;
