@@ -1,0 +1,50 @@
+import path from "node:path";
+import { z } from "zod";
+
+// The validated environment, read lazily (never at import: Next's build imports route modules).
+// Every variable is documented in README.md's configuration table.
+const envSchema = z.object({
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  HOST: z.string().min(1).default("0.0.0.0"),
+  ANNEAL_DATA_DIR: z.string().min(1).default("./data"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "DATABASE_URL must be a postgres:// or postgresql:// URL")
+    .optional(),
+  ANNEAL_ADMIN_USERNAME: z.string().min(1).default("admin"),
+  ANNEAL_ADMIN_EMAIL: z.string().email().optional(),
+  ANNEAL_ADMIN_PASSWORD: z.string().min(8, "ANNEAL_ADMIN_PASSWORD must have at least 8 characters").optional(),
+  ANNEAL_INIT_API_KEY: z.string().min(20, "ANNEAL_INIT_API_KEY must have at least 20 characters").optional(),
+  NEXTAUTH_SECRET: z.string().min(16).optional(),
+  NEXTAUTH_URL: z.string().url().optional(),
+  ANNEAL_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export class InvalidEnvironmentError extends Error {}
+
+export function getEnv(): Env {
+  if (cached) return cached;
+  const blankAsUnset = Object.fromEntries(
+    Object.entries(process.env).filter(([, value]) => value !== undefined && value !== ""),
+  );
+  const parsed = envSchema.safeParse(blankAsUnset);
+  if (!parsed.success) {
+    const problems = parsed.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`).join("\n");
+    throw new InvalidEnvironmentError(`Invalid environment:\n${problems}`);
+  }
+  cached = parsed.data;
+  return cached;
+}
+
+/** Drop the cached environment (tests and the CLI change process.env). */
+export function resetEnvCache(): void {
+  cached = undefined;
+}
+
+export function dataDir(env: Env = getEnv()): string {
+  return path.resolve(env.ANNEAL_DATA_DIR);
+}

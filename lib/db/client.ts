@@ -1,0 +1,106 @@
+import fs from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PrismaPg } from "@prisma/adapter-pg";
+import pg from "pg";
+import { PrismaPGlite } from "pglite-prisma-adapter";
+import { dataDir, getEnv } from "@/lib/config/env";
+import { PrismaClient } from "@/lib/db/generated/client";
+import { acquireDataDirLock } from "@/lib/db/lock";
+import { pgliteSql, pgPoolSql, type SqlDatabase } from "@/lib/db/sql";
+
+// One database per process, opened on first use and kept on globalThis so Next's module copies
+// (route bundles, instrumentation) and scripts share it. Nothing here runs at import time.
+
+export type DatabaseKind = "pglite" | "postgres";
+
+export interface Database {
+  kind: DatabaseKind;
+  prisma: PrismaClient;
+  sql: SqlDatabase;
+  close(): Promise<void>;
+}
+
+const key = Symbol.for("anneal.database");
+type Holder = { [key]?: Database };
+const holder = globalThis as Holder;
+
+// PGlite runs transactions one after another on its single session: give waiting ones room.
+const PGLITE_TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
+
+export function openPostgres(url: string): Database {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  return {
+    kind: "postgres",
+    prisma,
+    sql: pgPoolSql(pool),
+    async close() {
+      await prisma.$disconnect();
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
+
+/** PGlite over a live PGlite instance (embedded data directory, or in memory for tests). */
+export function pgliteDatabase(db: PGlite, release: () => void = () => undefined): Database {
+  const prisma = new PrismaClient({
+    adapter: new PrismaPGlite(db),
+    transactionOptions: PGLITE_TRANSACTION_OPTIONS,
+  });
+  return {
+    kind: "pglite",
+    prisma,
+    sql: pgliteSql(db),
+    async close() {
+      await prisma.$disconnect();
+      await db.close().catch(() => undefined);
+      release();
+    },
+  };
+}
+
+export function openEmbedded(dir: string): Database {
+  const release = acquireDataDirLock(dir);
+  try {
+    const dbDir = path.join(dir, "db");
+    fs.mkdirSync(dbDir, { recursive: true });
+    return pgliteDatabase(new PGlite(dbDir), release);
+  } catch (error) {
+    release();
+    throw error;
+  }
+}
+
+/** A test database: an in-memory PGlite loaded from a migrated data-directory dump. */
+function openMemoryFromDump(dumpFile: string): Database {
+  const dump = new Blob([fs.readFileSync(dumpFile)]);
+  return pgliteDatabase(new PGlite({ loadDataDir: dump }));
+}
+
+function openConfigured(): Database {
+  const env = getEnv();
+  if (env.DATABASE_URL) return openPostgres(env.DATABASE_URL);
+  const testDump = process.env.ANNEAL_TEST_PGLITE_DUMP;
+  if (testDump) return openMemoryFromDump(testDump);
+  return openEmbedded(dataDir(env));
+}
+
+export function getDatabase(): Database {
+  return (holder[key] ??= openConfigured());
+}
+
+/** The Prisma client of this process's database. */
+export function getDb(): PrismaClient {
+  return getDatabase().prisma;
+}
+
+export function isDatabaseOpen(): boolean {
+  return holder[key] !== undefined;
+}
+
+export async function closeDatabase(): Promise<void> {
+  const db = holder[key];
+  holder[key] = undefined;
+  await db?.close();
+}
