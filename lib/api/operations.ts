@@ -1,0 +1,18 @@
+import * as identity from "@/lib/auth/operations";
+import * as health from "@/lib/health/operations";
+import type { Operation } from "@/lib/http/operation";
+
+// Every operation of the API, in one list: the OpenAPI document, the public-route list and the
+// auth-matrix test read it. A route file whose method is not listed here fails that test.
+
+const isOperation = (value: unknown): value is Operation =>
+  typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
+
+export const ALL_OPERATIONS: Operation[] = [identity, health].flatMap((module) =>
+  Object.values(module).filter(isOperation),
+);
+
+/** `METHOD /path` of every route that needs no credentials. */
+export const PUBLIC_ROUTES: string[] = ALL_OPERATIONS.filter((op) => op.auth === "public").map(
+  (op) => `${op.method} ${op.path}`,
+);

@@ -1,0 +1,39 @@
+import type { AuthOptions } from "next-auth";
+import CredentialsProvider from "next-auth/providers/credentials";
+import { authenticatePassword } from "@/lib/auth/authenticate";
+import { getAuthSecret } from "@/lib/auth/secret";
+
+// Console sign-in: next-auth Credentials (username or email + password), JWT sessions in
+// httpOnly SameSite=Lax cookies. The JWT's `sub` is the user id; route handlers decode it
+// (lib/auth/authenticate.ts) and look the user up on every request.
+
+export const SESSION_MAX_AGE_SECONDS = 30 * 24 * 60 * 60;
+
+export async function getAuthOptions(): Promise<AuthOptions> {
+  return {
+    secret: await getAuthSecret(),
+    session: { strategy: "jwt", maxAge: SESSION_MAX_AGE_SECONDS },
+    pages: { signIn: "/login" },
+    providers: [
+      CredentialsProvider({
+        name: "Anneal",
+        credentials: {
+          login: { label: "Username or email", type: "text" },
+          password: { label: "Password", type: "password" },
+        },
+        async authorize(credentials) {
+          if (!credentials?.login || !credentials.password) return null;
+          const principal = await authenticatePassword(credentials.login, credentials.password);
+          if (!principal) return null;
+          return { id: principal.user.id, name: principal.user.username, email: principal.user.email };
+        },
+      }),
+    ],
+    callbacks: {
+      jwt({ token, user }) {
+        if (user) token.sub = user.id;
+        return token;
+      },
+    },
+  };
+}

@@ -1,0 +1,40 @@
+import { getDb } from "@/lib/db/client";
+import { notFound } from "@/lib/http/errors";
+import { splitProjectRef } from "@/lib/auth/names";
+import { resolveTeamAccess, type TeamAccess } from "@/lib/auth/team-access";
+import type { Capability, Principal } from "@/lib/auth/principal";
+
+export interface ProjectAccess extends TeamAccess {
+  project: { id: string; name: string };
+}
+
+/**
+ * Resolves `team/project` for the caller. Projects are created on first write: with `capability`
+ * "use" (a write by a member or admin) a missing project is created; for reads it is a 404.
+ */
+export async function resolveProject(
+  principal: Principal,
+  ref: string,
+  capability: Capability,
+  { createIfMissing = capability === "use" }: { createIfMissing?: boolean } = {},
+): Promise<ProjectAccess> {
+  const { team: teamName, project: projectName } = splitProjectRef(ref);
+  const access = await resolveTeamAccess(principal, teamName, capability);
+  const db = getDb();
+  const where = { teamId_name: { teamId: access.team.id, name: projectName } };
+  const existing = await db.project.findUnique({ where, select: { id: true, name: true } });
+  if (existing) return { ...access, project: existing };
+  if (!createIfMissing) throw notFound(`Project '${ref}' not found.`);
+  const project = await db.project.upsert({
+    where,
+    create: { teamId: access.team.id, name: projectName },
+    update: {},
+    select: { id: true, name: true },
+  });
+  return { ...access, project };
+}
+
+/** A caller's default project: `<personal team>/default` of the key's owner. */
+export function defaultProjectRef(principal: Principal): string {
+  return `${principal.user.username}/default`;
+}

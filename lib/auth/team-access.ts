@@ -1,0 +1,39 @@
+import { getDb } from "@/lib/db/client";
+import type { Role } from "@/lib/db/generated/enums";
+import { forbidden, notFound } from "@/lib/http/errors";
+import { roleAllows, type Capability, type Principal } from "@/lib/auth/principal";
+
+export interface TeamAccess {
+  team: { id: string; name: string; personalFor: string | null };
+  role: Role;
+}
+
+/**
+ * The caller's access to a team by name. A team the caller is not in — or that their API key is
+ * not scoped to — is a 404 that does not reveal whether it exists; a role lacking `capability`
+ * is a 403.
+ */
+export async function resolveTeamAccess(
+  principal: Principal,
+  teamName: string,
+  capability: Capability,
+): Promise<TeamAccess> {
+  const membership = await getDb().membership.findFirst({
+    where: { userId: principal.user.id, team: { name: teamName } },
+    select: { role: true, team: { select: { id: true, name: true, personalFor: true } } },
+  });
+  const scope = principal.apiKey?.teamId;
+  if (!membership || (scope && scope !== membership.team.id)) throw notFound(`Team '${teamName}' not found.`);
+  if (!roleAllows(membership.role, capability)) throw forbidden();
+  return membership;
+}
+
+/** The teams a caller can act in (respecting an API key's team scope), with their role. */
+export async function listAccessibleTeams(principal: Principal): Promise<TeamAccess[]> {
+  const scope = principal.apiKey?.teamId;
+  return getDb().membership.findMany({
+    where: { userId: principal.user.id, ...(scope ? { teamId: scope } : {}) },
+    select: { role: true, team: { select: { id: true, name: true, personalFor: true } } },
+    orderBy: { team: { name: "asc" } },
+  });
+}

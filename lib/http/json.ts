@@ -1,0 +1,58 @@
+import { invalid } from "@/lib/http/errors";
+
+// JSON bodies. Python clients (ART) emit the non-standard literals NaN, Infinity and -Infinity;
+// routes that accept them read them as null ("missing"), which then takes the field's default.
+
+const NON_STANDARD_LITERAL = /-?Infinity|NaN/y;
+
+/** Rewrites NaN/Infinity/-Infinity outside strings to null; leaves everything else untouched. */
+export function replaceNonStandardLiterals(text: string): string {
+  let out = "";
+  let last = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (inString) {
+      if (c === "\\") i++;
+      else if (c === '"') inString = false;
+      continue;
+    }
+    if (c === '"') {
+      inString = true;
+      continue;
+    }
+    if (c === "N" || c === "I" || c === "-") {
+      NON_STANDARD_LITERAL.lastIndex = i;
+      const match = NON_STANDARD_LITERAL.exec(text);
+      if (match) {
+        out += `${text.slice(last, i)}null`;
+        i += match[0].length - 1;
+        last = i + 1;
+      }
+    }
+  }
+  return last === 0 ? text : out + text.slice(last);
+}
+
+export function parseJsonBody(text: string, allowNonStandardLiterals: boolean): unknown {
+  try {
+    return JSON.parse(allowNonStandardLiterals ? replaceNonStandardLiterals(text) : text);
+  } catch (error) {
+    throw invalid(["body"], `JSON decode error: ${(error as Error).message}`, "json_invalid");
+  }
+}
+
+/**
+ * "null means default": object keys whose value is null are dropped before validation, at every
+ * depth, so an optional field sent as null takes its default (ART sends every config key, nulls
+ * included). Array elements are kept as they are.
+ */
+export function dropNullFields(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dropNullFields);
+  if (value === null || typeof value !== "object") return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (field !== null) out[key] = dropNullFields(field);
+  }
+  return out;
+}

@@ -1,0 +1,44 @@
+import type { z } from "zod";
+import type { AuthScheme } from "@/lib/auth/authenticate";
+
+// An operation is one endpoint's contract: method, path, auth, and the zod schemas of its path,
+// query, body and response. Route handlers bind a domain function to an operation (lib/http/handle);
+// the OpenAPI document and the auth-matrix test are generated from the same list.
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface Operation<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+  R extends z.ZodType = z.ZodType,
+> {
+  id: string;
+  method: HttpMethod;
+  /** OpenAPI-style path: `/v1/api-keys/{key_id}`. */
+  path: string;
+  summary: string;
+  tag: string;
+  /** `public` routes need no credentials (contract.md lists them). */
+  auth: "public" | AuthScheme;
+  /** Only operators of the instance (User.isAdmin) may call it. */
+  instanceAdmin?: boolean;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response?: R;
+  /** Success status (default 200). */
+  status?: number;
+  /** Body size limit in bytes (default 1 MiB). */
+  bodyLimit?: number;
+  /** Accept NaN/Infinity/-Infinity literals in the JSON body (as missing values). */
+  nonStandardJson?: boolean;
+  /** Also send errors in OpenAI's `{"error": {...}}` envelope (chat completions). */
+  openaiErrors?: boolean;
+}
+
+export function defineOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
+  operation: Operation<P, Q, B, R>,
+): Operation<P, Q, B, R> {
+  return operation;
+}
