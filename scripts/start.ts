@@ -16,9 +16,9 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 
 async function main() {
   const env = getEnv();
+  const db = getDatabase(); // first, so a second instance is refused before a long build
   if (!buildIsCurrent(root)) buildApp(root);
 
-  const db = getDatabase();
   const applied = await migrate(db.sql);
   if (applied.length) console.log(`anneal: applied migrations: ${applied.join(", ")}`);
   const report = await bootstrapInstance(env);
