@@ -1,0 +1,169 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { ALL_OPERATIONS, PUBLIC_ROUTES } from "@/lib/api/operations";
+import { getDb } from "@/lib/db/client";
+import type { Operation } from "@/lib/http/operation";
+import { api, ROUTE_FILES, routeMethods } from "./http";
+import { createTestTeam, createTestUser, type TestUser } from "./factories";
+
+// Walks every registered route: no credentials → 401, wrong scheme → 401, another team's (or
+// user's) resource → 404, a role without permission → 403. A new route without a case here fails.
+
+type Team = Awaited<ReturnType<typeof createTestTeam>>;
+interface World {
+  team: Team;
+  other: Team;
+  otherKeyId: string;
+  admin: TestUser;
+}
+
+interface Request {
+  path: string;
+  body?: unknown;
+}
+
+interface Case {
+  /** A request the caller is entitled to make (its shape used for the 401 checks). */
+  valid: Request;
+  /** The same operation aimed at a resource of another team or user; null: the route has none. */
+  foreign: Request | null;
+  /** Who lacks the permission, and the request; null: every authenticated caller may. */
+  forbidden: ({ as: "member" | "annotator" | "non-admin" } & Request) | null;
+}
+
+const CASES: Record<string, (w: World) => Case> = {
+  getMe: () => ({ valid: { path: "/v1/me" }, foreign: null, forbidden: null }),
+  changeMyPassword: () => ({
+    valid: { path: "/v1/me/password", body: { current_password: "x", new_password: "long-enough" } },
+    foreign: null,
+    forbidden: null,
+  }),
+  listUsers: () => ({ valid: { path: "/v1/users" }, foreign: null, forbidden: { as: "non-admin", path: "/v1/users" } }),
+  createUser: () => {
+    const body = { username: "never-created", email: "never@example.test" };
+    return { valid: { path: "/v1/users", body }, foreign: null, forbidden: { as: "non-admin", path: "/v1/users", body } };
+  },
+  listTeams: () => ({ valid: { path: "/v1/teams" }, foreign: null, forbidden: null }),
+  createTeam: () => {
+    const body = { name: "never-created-team" };
+    return { valid: { path: "/v1/teams", body }, foreign: null, forbidden: { as: "non-admin", path: "/v1/teams", body } };
+  },
+  listProjects: (w) => ({
+    valid: { path: `/v1/teams/${w.team.name}/projects` },
+    foreign: { path: `/v1/teams/${w.other.name}/projects` },
+    forbidden: null, // annotators see project names (they annotate in them)
+  }),
+  listMembers: (w) => ({
+    valid: { path: `/v1/teams/${w.team.name}/members` },
+    foreign: { path: `/v1/teams/${w.other.name}/members` },
+    forbidden: { as: "annotator", path: `/v1/teams/${w.team.name}/members` },
+  }),
+  addMember: (w) => {
+    const body = { username: w.other.member.username, role: "member" };
+    return {
+      valid: { path: `/v1/teams/${w.team.name}/members`, body },
+      foreign: { path: `/v1/teams/${w.other.name}/members`, body: { username: w.team.member.username } },
+      forbidden: { as: "member", path: `/v1/teams/${w.team.name}/members`, body },
+    };
+  },
+  updateMember: (w) => ({
+    valid: { path: `/v1/teams/${w.team.name}/members/${w.team.annotator.username}`, body: { role: "annotator" } },
+    foreign: { path: `/v1/teams/${w.other.name}/members/${w.other.annotator.username}`, body: { role: "admin" } },
+    forbidden: { as: "member", path: `/v1/teams/${w.team.name}/members/${w.team.annotator.username}`, body: { role: "admin" } },
+  }),
+  removeMember: (w) => ({
+    valid: { path: `/v1/teams/${w.team.name}/members/${w.team.annotator.username}` },
+    foreign: { path: `/v1/teams/${w.other.name}/members/${w.other.annotator.username}` },
+    forbidden: { as: "member", path: `/v1/teams/${w.team.name}/members/${w.team.annotator.username}` },
+  }),
+  listApiKeys: () => ({ valid: { path: "/v1/api-keys" }, foreign: null, forbidden: null }),
+  createApiKey: (w) => ({
+    valid: { path: "/v1/api-keys", body: { name: "k" } },
+    foreign: { path: "/v1/api-keys", body: { name: "k", team: w.other.name } },
+    forbidden: null,
+  }),
+  revokeApiKey: (w) => ({
+    valid: { path: `/v1/api-keys/${w.otherKeyId}` },
+    foreign: { path: `/v1/api-keys/${w.otherKeyId}` },
+    forbidden: null,
+  }),
+};
+
+const protectedOps = ALL_OPERATIONS.filter((op) => op.auth !== "public");
+let world: World;
+
+beforeAll(async () => {
+  const [team, other, admin] = await Promise.all([createTestTeam(), createTestTeam(), createTestUser({ admin: true })]);
+  const otherKey = await getDb().apiKey.findFirstOrThrow({ where: { userId: other.admin.principal.user.id } });
+  world = { team, other, admin, otherKeyId: otherKey.id };
+});
+
+function callerKey(as: "member" | "annotator" | "non-admin"): string {
+  return as === "non-admin" ? world.team.admin.key : world.team[as].key;
+}
+
+describe("route registry", () => {
+  it("every route file's methods are registered operations, and every operation has a route", async () => {
+    const fromFiles: string[] = [];
+    for (const route of ROUTE_FILES) {
+      if (route.path.startsWith("/api/auth")) continue; // next-auth's own routes
+      for (const method of await routeMethods(route)) fromFiles.push(`${method} ${route.path}`);
+    }
+    const registered = ALL_OPERATIONS.map((op) => `${op.method} ${op.path}`);
+    expect(fromFiles.sort()).toEqual([...registered].sort());
+  });
+
+  it("the public routes are exactly health, system check and the OpenAPI document", () => {
+    expect(PUBLIC_ROUTES.sort()).toEqual(["GET /v1/health", "GET /v1/openapi.json", "GET /v1/system-check"]);
+  });
+
+  it("every protected operation has an auth-matrix case", () => {
+    expect(protectedOps.map((op) => op.id).filter((id) => !CASES[id])).toEqual([]);
+  });
+});
+
+describe.each(protectedOps.map((op): [string, Operation] => [`${op.method} ${op.path}`, op]))("%s", (_, op) => {
+  const theCase = () => CASES[op.id](world);
+
+  it("401 without credentials, with a challenge", async () => {
+    const { path, body } = theCase().valid;
+    const response = await api(op.method, path, { body });
+    expect(response.status).toBe(401);
+    expect(response.headers.get("www-authenticate")).toMatch(op.auth === "bearer" ? /^Bearer/ : /^Basic/);
+    expect((await response.json()).detail).toMatch(/Missing credentials/);
+  });
+
+  it("401 with the wrong scheme or a bad credential", async () => {
+    const { path, body } = theCase().valid;
+    const wrongScheme =
+      op.auth === "bearer"
+        ? await api(op.method, path, { body, basic: [world.team.admin.username, world.team.admin.password] })
+        : await api(op.method, path, { body, bearer: world.team.admin.key });
+    expect(wrongScheme.status).toBe(401);
+    const bad =
+      op.auth === "bearer"
+        ? await api(op.method, path, { body, bearer: `${world.team.admin.key.slice(0, 12)}${"x".repeat(40)}` })
+        : await api(op.method, path, { body, basic: [world.team.admin.username, "wrong password"] });
+    expect(bad.status).toBe(401);
+  });
+
+  it("404 for another team's resource", async () => {
+    const foreign = theCase().foreign;
+    if (!foreign) return; // the route addresses only the caller's own data
+    const response = await api(op.method, foreign.path, { body: foreign.body, bearer: world.team.admin.key });
+    expect(response.status).toBe(404);
+  });
+
+  it("403 for a role without permission", async () => {
+    const forbidden = theCase().forbidden;
+    if (!forbidden) return;
+    const response = await api(op.method, forbidden.path, { body: forbidden.body, bearer: callerKey(forbidden.as) });
+    expect(response.status).toBe(403);
+    expect((await response.json()).detail).toEqual(expect.any(String));
+  });
+});
+
+describe("public routes", () => {
+  it.each(["/v1/health", "/v1/openapi.json"])("%s answers without credentials", async (path) => {
+    expect((await api("GET", path)).status).toBe(200);
+  });
+});

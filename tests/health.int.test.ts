@@ -1,0 +1,34 @@
+import { describe, expect, it } from "vitest";
+import { ALL_OPERATIONS } from "@/lib/api/operations";
+import { systemCheckSchema } from "@/lib/health/operations";
+import { api, json } from "./http";
+
+describe("health", () => {
+  it("GET /v1/health is ok without credentials", async () => {
+    expect(await json(api("GET", "/v1/health"))).toEqual({ status: 200, body: { status: "ok" } });
+  });
+
+  it("GET /v1/system-check runs real checks and skips what is not configured", async () => {
+    const { status, body } = await json(api("GET", "/v1/system-check"));
+    expect(status).toBe(200);
+    const check = systemCheckSchema.parse(body);
+    expect(check).toMatchObject({ api: true, database: true, engine: { success: true, error: null } });
+    expect(check.database_check.duration).toBeGreaterThan(0);
+    expect(check.gpu_queue).toMatchObject({ success: true, skipped: true });
+  });
+
+  it("GET /v1/openapi.json documents every operation with its schemas", async () => {
+    const { status, body } = await json(api("GET", "/v1/openapi.json"));
+    expect(status).toBe(200);
+    expect(body.openapi).toBe("3.1.0");
+    for (const op of ALL_OPERATIONS) {
+      const described = body.paths[op.path]?.[op.method.toLowerCase()];
+      expect(described, `${op.method} ${op.path}`).toBeDefined();
+      expect(described.operationId).toBe(op.id);
+    }
+    const create = body.paths["/v1/api-keys"].post;
+    expect(create.requestBody.content["application/json"].schema.required).toEqual(["name"]);
+    expect(create.responses["201"].content["application/json"].schema.properties.key).toBeDefined();
+    expect(body.paths["/v1/api-keys"].get.parameters.map((p: { name: string }) => p.name)).toEqual(["after", "limit", "order", "include_revoked"]);
+  });
+});

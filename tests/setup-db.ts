@@ -1,0 +1,11 @@
+import { afterAll } from "vitest";
+import { resetEnvCache } from "@/lib/config/env";
+import { closeDatabase } from "@/lib/db/client";
+
+// Each test file gets its own connection (PostgreSQL) or in-memory copy (PGlite) of the migrated
+// test database, opened lazily by getDb() and closed when the file ends.
+process.env.ANNEAL_LOG_LEVEL ??= "error";
+resetEnvCache();
+afterAll(async () => {
+  await closeDatabase();
+});
