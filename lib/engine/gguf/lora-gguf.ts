@@ -1,0 +1,86 @@
+// LoRA adapters as GGUF files that llama.cpp applies to a base model at context creation:
+// W' = W + scale·(alpha/rank)·B·A. For a weight W[out][in], A is [rank][in] (GGUF dims [in, rank])
+// and B is [out][rank] (GGUF dims [rank, out]), stored as "<weight name>.lora_a" / ".lora_b".
+
+import type { LlamaConfig } from "../model/config";
+import { tensorShapes } from "../model/config";
+import { ggufDims } from "./llama-gguf";
+import { openGguf } from "./read-gguf";
+import { f32, numberValue, str, type GgufMetadata } from "./values";
+import { writeGguf } from "./write-gguf";
+
+export interface LoraAdapter {
+  /** [rank][in], row-major. */
+  a: Float32Array;
+  /** [out][rank], row-major. */
+  b: Float32Array;
+  rank: number;
+}
+
+export interface LoraGgufContents {
+  /** Keyed by the base weight's name, e.g. "blk.0.attn_q.weight". */
+  adapters: Record<string, LoraAdapter>;
+  alpha: number;
+  metadata: GgufMetadata;
+}
+
+export interface WriteLoraGgufOptions {
+  config: LlamaConfig;
+  adapters: Record<string, LoraAdapter>;
+  alpha: number;
+  metadata?: GgufMetadata;
+}
+
+const LORA_A = ".lora_a";
+const LORA_B = ".lora_b";
+
+function adapterShapes(config: LlamaConfig, weight: string, rank: number): { a: number[]; b: number[] } {
+  const shape = tensorShapes(config)[weight];
+  if (shape?.length !== 2) throw new Error(`LoRA: ${weight} is not a matrix of this model`);
+  const [out, inDim] = shape;
+  return { a: [rank, inDim], b: [out, rank] };
+}
+
+export function writeLoraGguf(path: string, options: WriteLoraGgufOptions): void {
+  const tensors = Object.entries(options.adapters).flatMap(([weight, { a, b, rank }]) => {
+    const shapes = adapterShapes(options.config, weight, rank);
+    return [
+      { name: weight + LORA_A, dims: ggufDims(shapes.a), data: a },
+      { name: weight + LORA_B, dims: ggufDims(shapes.b), data: b },
+    ];
+  });
+  writeGguf(
+    path,
+    {
+      "general.architecture": str("llama"),
+      "general.type": str("adapter"),
+      "adapter.type": str("lora"),
+      "adapter.lora.alpha": f32(options.alpha),
+      ...options.metadata,
+    },
+    tensors,
+  );
+}
+
+export function readLoraGguf(path: string, config: LlamaConfig): LoraGgufContents {
+  const file = openGguf(path);
+  try {
+    const m = file.metadata;
+    if (m["general.type"]?.value !== "adapter" || m["adapter.type"]?.value !== "lora") throw new Error(`${path}: not a LoRA adapter`);
+    const adapters: Record<string, LoraAdapter> = {};
+    for (const t of file.tensors) {
+      if (!t.name.endsWith(LORA_A)) continue;
+      const weight = t.name.slice(0, -LORA_A.length);
+      const rank = t.dims[1];
+      const shapes = adapterShapes(config, weight, rank);
+      const bDims = file.tensors.find((x) => x.name === weight + LORA_B)?.dims;
+      if (t.dims.join() !== ggufDims(shapes.a).join() || bDims?.join() !== ggufDims(shapes.b).join()) {
+        throw new Error(`${path}: adapter of ${weight} has the wrong shape`);
+      }
+      adapters[weight] = { a: file.readTensor(t.name), b: file.readTensor(weight + LORA_B), rank };
+    }
+    return { adapters, alpha: numberValue(m, "adapter.lora.alpha"), metadata: m };
+  } finally {
+    file.close();
+  }
+}
