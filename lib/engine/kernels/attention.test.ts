@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { dot, gradientError } from "../model/gradcheck";
 import { attention64 } from "../model/reference";
-import { createRng, randomNormal } from "../model/rng";
+import { Prng } from "../prng";
+import { randomNormal } from "../model/random-tensor";
 import type { AttentionShape, Kernels } from "./kernels";
 import { kernelPaths, nativeKernels } from "./testing";
 import { tsKernels } from "./ts";
@@ -9,7 +10,7 @@ import { tsKernels } from "./ts";
 interface Inputs { s: AttentionShape; q: Float32Array; k: Float32Array; v: Float32Array; dout: Float32Array }
 
 function inputs(s: AttentionShape, seed: number): Inputs {
-  const rng = createRng(seed);
+  const rng = new Prng(seed);
   const qLen = s.batch * s.seqLen * s.nHeads * s.headDim;
   const kvLen = s.batch * s.seqLen * s.nKvHeads * s.headDim;
   // std 2 makes softmax rows peaked, not near-uniform, so the Jacobian is really exercised.
