@@ -1,0 +1,76 @@
+import { spawn, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { apiKeyMatches, apiKeyPrefix } from "@/lib/auth/api-key-secret";
+import { openEmbedded } from "@/lib/db/client";
+
+// The operator CLI, run as a user runs it (`npm run anneal -- …` is `tsx scripts/anneal.ts …`),
+// against an embedded database in a fresh data directory.
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-cli-"));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+function anneal(...args: string[]) {
+  const env = { ...process.env, ANNEAL_DATA_DIR: dataDir };
+  delete env.DATABASE_URL;
+  delete env.ANNEAL_TEST_PGLITE_DUMP;
+  const result = spawnSync(path.resolve("node_modules/.bin/tsx"), ["scripts/anneal.ts", ...args], { env, encoding: "utf8" });
+  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("npm run anneal", () => {
+  it("migrates, creates a user and a key (printing only the key), and resets a password", async () => {
+    expect(anneal("migrate")).toMatchObject({ code: 0, stdout: expect.stringMatching(/^applied: \d+_init/) });
+    expect(anneal("migrate")).toMatchObject({ code: 0, stdout: "the database is up to date\n" });
+
+    const user = anneal("create-user", "--username", "ops", "--email", "Ops@Example.test", "--admin");
+    expect(user.code).toBe(0);
+    expect(user.stdout).toMatch(/^created ops \(ops@example\.test\) as an instance admin\npassword: \S{20,}\n$/);
+
+    const key = anneal("create-api-key", "--email", "ops@example.test", "--name", "ci");
+    expect(key.code).toBe(0);
+    expect(key.stdout).toMatch(/^ank_[0-9A-Za-z]{48}\n$/);
+
+    expect(anneal("reset-password", "--username", "ops", "--password", "a-new-password")).toMatchObject({
+      code: 0,
+      stdout: "password of ops changed\n",
+    });
+
+    const db = openEmbedded(dataDir);
+    try {
+      const secret = key.stdout.trim();
+      const row = await db.prisma.apiKey.findUniqueOrThrow({ where: { prefix: apiKeyPrefix(secret) } });
+      expect(apiKeyMatches(secret, row.hash)).toBe(true);
+      expect(row.name).toBe("ci");
+    } finally {
+      await db.close();
+    }
+  }, 120_000);
+
+  it("explains usage errors with exit code 2", () => {
+    const unknown = anneal("frobnicate");
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/unknown command 'frobnicate'[\s\S]*usage: npm run anneal/);
+    const missing = anneal("create-api-key", "--email", "ops@example.test");
+    expect(missing).toMatchObject({ code: 2, stderr: expect.stringMatching(/missing --name/) });
+    const noUser = anneal("create-api-key", "--email", "nobody@example.test", "--name", "x");
+    expect(noUser).toMatchObject({ code: 2, stderr: expect.stringMatching(/no user with email nobody@example.test/) });
+  }, 60_000);
+
+  it("says clearly that the server must be stopped when another process holds the database", async () => {
+    const holder = spawn(process.execPath, [
+      "-e",
+      `require("fs").writeFileSync(${JSON.stringify(path.join(dataDir, "anneal.lock"))}, JSON.stringify({pid: process.pid, hostname: require("os").hostname()})); console.log("ready"); setTimeout(() => {}, 60000);`,
+    ]);
+    await new Promise((resolve) => holder.stdout.once("data", resolve));
+    try {
+      const result = anneal("create-api-key", "--email", "ops@example.test", "--name", "x");
+      expect(result.code).toBe(1);
+      expect(result.stderr).toMatch(/in use by another Anneal process \(pid \d+ .*Stop that process first/);
+    } finally {
+      holder.kill("SIGKILL");
+    }
+  }, 60_000);
+});
