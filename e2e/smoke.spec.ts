@@ -1,0 +1,44 @@
+import { expect, test } from "@playwright/test";
+import { E2E_ADMIN, E2E_INIT_API_KEY } from "../playwright.config";
+
+// The app as a fresh install: started by npm start with its embedded defaults.
+
+test("health and system check answer on a fresh install", async ({ request }) => {
+  const health = await request.get("/v1/health");
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toEqual({ status: "ok" });
+  const check = await request.get("/v1/system-check");
+  expect(check.status()).toBe(200);
+  expect(await check.json()).toMatchObject({ api: true, database: true, engine: { success: true } });
+});
+
+test("the init API key authenticates; no credentials is a JSON 401, never a redirect", async ({ request }) => {
+  const me = await request.get("/v1/me", { headers: { authorization: `Bearer ${E2E_INIT_API_KEY}` } });
+  expect(me.status()).toBe(200);
+  expect(await me.json()).toMatchObject({ user: { email: E2E_ADMIN.email, is_admin: true } });
+  const anonymous = await request.get("/v1/me", { maxRedirects: 0 });
+  expect(anonymous.status()).toBe(401);
+  expect(anonymous.headers()["content-type"]).toContain("application/json");
+});
+
+test("the login page renders and rejects a wrong password", async ({ page }) => {
+  await page.goto("/");
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("heading", { name: "Sign in to Anneal" })).toBeVisible();
+  await page.getByLabel("Username or email").fill(E2E_ADMIN.email);
+  await page.getByLabel("Password").fill("not the password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.locator("form").getByRole("alert")).toHaveText("Wrong username, email or password.");
+});
+
+test("the admin signs in with the keyboard and lands in the console", async ({ page }) => {
+  await page.goto("/login");
+  await page.getByLabel("Username or email").fill(E2E_ADMIN.username);
+  await page.keyboard.press("Tab");
+  await page.keyboard.type(E2E_ADMIN.password);
+  await page.keyboard.press("Enter");
+  await expect(page.getByRole("heading", { name: `Welcome to Anneal, ${E2E_ADMIN.username}` })).toBeVisible();
+  // The console's cookie session reaches the API the same way programmatic clients do.
+  const me = await page.request.get("/v1/me");
+  expect(await me.json()).toMatchObject({ auth: "session", user: { username: E2E_ADMIN.username } });
+});
