@@ -51,7 +51,7 @@ function build(tmp) {
   writeFileSync(probe, 'int main(void){ __builtin_cpu_init(); return !__builtin_cpu_supports("x86-64-v3"); }\n');
   const haveV3 = run(["-march=x86-64-v3", "-c", probe, "-o", path.join(tmp, "probe.o")]).ok;
 
-  const common = ["-O3", "-fPIC", "-std=gnu11", "-Wall", `-I${src}`];
+  const common = ["-O3", "-fPIC", "-std=gnu11", "-Wall", "-Wno-psabi", `-I${src}`];
   const variants = [{ name: "generic", flags: [] }, ...(haveV3 ? [{ name: "x86_64_v3", flags: ["-march=x86-64-v3"] }] : [])];
   const objects = [];
   for (const v of variants) {

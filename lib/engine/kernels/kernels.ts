@@ -1,5 +1,7 @@
-// The hot loops of training, behind one interface with two implementations: pure TypeScript
-// (kernels/ts) and a C addon (native/). All arrays are row-major float32; sizes are in elements.
+// The hot loops of training, behind one interface with two implementations: pure TypeScript and a
+// C addon (lib/engine/native). The TypeScript matmul and attention live in kernels/ts; the
+// TypeScript versions of the elementwise layers are the layers themselves (model/layers/*), where
+// their math is explained. All arrays are row-major float32; sizes are in elements.
 
 /** Shapes of one causal self-attention call. q, out: [batch, seqLen, nHeads, headDim];
  *  k, v: [batch, seqLen, nKvHeads, headDim]; lse: [batch, nHeads, seqLen]. Query head h reads
@@ -32,5 +34,22 @@ export interface Kernels {
   attentionBackward(
     dq: Float32Array, dk: Float32Array, dv: Float32Array, dout: Float32Array,
     q: Float32Array, k: Float32Array, v: Float32Array, out: Float32Array, lse: Float32Array, s: AttentionShape,
+  ): void;
+
+  /** See model/layers/rmsnorm.ts. */
+  rmsnormForward(y: Float32Array, rstd: Float32Array, x: Float32Array, g: Float32Array, M: number, D: number, eps: number): void;
+  rmsnormBackward(
+    dx: Float32Array, dg: Float32Array, dy: Float32Array, x: Float32Array, g: Float32Array, rstd: Float32Array, M: number, D: number,
+  ): void;
+  /** See model/layers/swiglu.ts. */
+  swigluForward(h: Float32Array, gate: Float32Array, up: Float32Array, n: number): void;
+  swigluBackward(dgate: Float32Array, dup: Float32Array, dh: Float32Array, gate: Float32Array, up: Float32Array, n: number): void;
+  /** See model/layers/token-logprobs.ts. */
+  tokenLogprobsForward(
+    logprobs: Float32Array, entropies: Float32Array, lse: Float32Array, logits: Float32Array, targets: Int32Array, M: number, V: number,
+  ): void;
+  tokenLogprobsBackward(
+    logits: Float32Array, lse: Float32Array, entropies: Float32Array, targets: Int32Array,
+    dLogprobs: Float32Array, dEntropies: Float32Array | null, M: number, V: number,
   ): void;
 }

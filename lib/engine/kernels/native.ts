@@ -4,7 +4,9 @@ import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { AttentionShape, Kernels } from "./kernels";
 
-interface NativeAddon {
+// Elementwise kernels take Kernels' own arguments; gemm and attention take flattened ones.
+interface NativeAddon extends Pick<Kernels,
+  "rmsnormForward" | "rmsnormBackward" | "swigluForward" | "swigluBackward" | "tokenLogprobsForward" | "tokenLogprobsBackward"> {
   readonly variant: string;
   gemm(transA: number, transB: number, M: number, N: number, K: number, A: Float32Array, B: Float32Array, C: Float32Array, accumulate: boolean): void;
   attentionForward(out: Float32Array, lse: Float32Array, q: Float32Array, k: Float32Array, v: Float32Array,
@@ -28,5 +30,11 @@ export function loadNativeKernels(): Kernels {
     attentionForward: (out, lse, q, k, v, s) => addon.attentionForward(out, lse, q, k, v, ...dims(s)),
     attentionBackward: (dq, dk, dv, dout, q, k, v, out, lse, s) =>
       addon.attentionBackward(dq, dk, dv, dout, q, k, v, out, lse, ...dims(s)),
+    rmsnormForward: addon.rmsnormForward,
+    rmsnormBackward: addon.rmsnormBackward,
+    swigluForward: addon.swigluForward,
+    swigluBackward: addon.swigluBackward,
+    tokenLogprobsForward: addon.tokenLogprobsForward,
+    tokenLogprobsBackward: addon.tokenLogprobsBackward,
   };
 }

@@ -5,9 +5,7 @@ import type { AttentionShape, Kernels } from "../kernels";
 import type { BlockActivations, BlockScratch } from "./activations";
 import { headDim, type LlamaConfig } from "./config";
 import { linearBackward, linearForward } from "./layers/linear";
-import { rmsnormBackward, rmsnormForward } from "./layers/rmsnorm";
 import { ropeBackward, ropeForward, type RopeTable } from "./layers/rope";
-import { swigluBackward, swigluForward } from "./layers/swiglu";
 import type { ParameterSet } from "./parameters";
 
 /** One block's tensors (weights or their gradients), named after the GGUF tensors. */
@@ -46,7 +44,7 @@ export function blockForward(ctx: BlockContext, w: BlockTensors, a: BlockActivat
   const [D, F, dh] = [c.dim, c.ffnDim, headDim(c)];
   const kvD = c.nKvHeads * dh;
 
-  rmsnormForward(a.xn1, a.rstd1, x, w.attnNorm, M, D, c.normEps);
+  k.rmsnormForward(a.xn1, a.rstd1, x, w.attnNorm, M, D, c.normEps);
   linearForward(k, a.q, a.xn1, w.q, M, D, D);
   linearForward(k, a.k, a.xn1, w.k, M, D, kvD);
   linearForward(k, a.v, a.xn1, w.v, M, D, kvD);
@@ -56,10 +54,10 @@ export function blockForward(ctx: BlockContext, w: BlockTensors, a: BlockActivat
   a.resMid.set(x.subarray(0, M * D));
   linearForward(k, a.resMid, a.att, w.output, M, D, D, true); // resMid = x + att·Woᵀ
 
-  rmsnormForward(a.xn2, a.rstd2, a.resMid, w.ffnNorm, M, D, c.normEps);
+  k.rmsnormForward(a.xn2, a.rstd2, a.resMid, w.ffnNorm, M, D, c.normEps);
   linearForward(k, a.gate, a.xn2, w.gate, M, D, F);
   linearForward(k, a.up, a.xn2, w.up, M, D, F);
-  swigluForward(a.h, a.gate, a.up, M * F);
+  k.swigluForward(a.h, a.gate, a.up, M * F);
   out.set(a.resMid.subarray(0, M * D));
   linearForward(k, out, a.h, w.down, M, F, D, true); // out = resMid + h·Wdownᵀ
 }
@@ -76,10 +74,10 @@ export function blockBackward(
   const kvD = c.nKvHeads * dh;
 
   linearBackward(k, d.dh, g.down, dres, a.h, w.down, M, F, D, false);
-  swigluBackward(d.dgate, d.dup, d.dh, a.gate, a.up, M * F);
+  k.swigluBackward(d.dgate, d.dup, d.dh, a.gate, a.up, M * F);
   linearBackward(k, d.dxn, g.gate, d.dgate, a.xn2, w.gate, M, D, F, false);
   linearBackward(k, d.dxn, g.up, d.dup, a.xn2, w.up, M, D, F, true);
-  rmsnormBackward(dres, g.ffnNorm, d.dxn, a.resMid, w.ffnNorm, a.rstd2, M, D); // dres is now ∂L/∂resMid
+  k.rmsnormBackward(dres, g.ffnNorm, d.dxn, a.resMid, w.ffnNorm, a.rstd2, M, D); // dres is now ∂L/∂resMid
 
   linearBackward(k, d.datt, g.output, dres, a.att, w.output, M, D, D, false);
   k.attentionBackward(d.dq, d.dk, d.dv, d.datt, a.q, a.k, a.v, a.att, a.lse, s);
@@ -88,5 +86,5 @@ export function blockBackward(
   linearBackward(k, d.dxn, g.q, d.dq, a.xn1, w.q, M, D, D, false);
   linearBackward(k, d.dxn, g.k, d.dk, a.xn1, w.k, M, D, kvD, true);
   linearBackward(k, d.dxn, g.v, d.dv, a.xn1, w.v, M, D, kvD, true);
-  rmsnormBackward(dres, g.attnNorm, d.dxn, x, w.attnNorm, a.rstd1, M, D); // dres is now ∂L/∂x
+  k.rmsnormBackward(dres, g.attnNorm, d.dxn, x, w.attnNorm, a.rstd1, M, D); // dres is now ∂L/∂x
 }

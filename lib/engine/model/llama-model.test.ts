@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { kernelPaths } from "../kernels/testing";
+import { kernelPaths, nativeKernels } from "../kernels/testing";
+import { tsKernels } from "../kernels/ts";
 import { Prng } from "../prng";
 import type { LlamaConfig } from "./config";
 import { dot, gradientError } from "./gradcheck";
@@ -76,6 +77,30 @@ describe.each(kernelPaths.map((k) => [k.name, k] as const))("LlamaModel (%s kern
 });
 
 describe("LlamaModel", () => {
+  it.runIf(nativeKernels !== null)("gives the same log-probs and gradients on native and TypeScript kernels", () => {
+    // seqLen 80 crosses the native attention's 64-row blocks; dim 64 the matmul's edge tiles.
+    const config: LlamaConfig = { ...tiny, vocabSize: 50, dim: 64, nHeads: 4, nKvHeads: 2, ffnDim: 96, contextLength: 80 };
+    const [b, t] = [2, 80];
+    const prng = new Prng(9);
+    const ids = Int32Array.from({ length: b * t + 1 }, () => prng.int(0, 49));
+    const batch = { tokens: ids.subarray(0, b * t), targets: ids.subarray(1), batchSize: b, seqLen: t };
+    const dLogprobs = randomNormal(prng, b * t);
+    const run = (kernels: typeof tsKernels) => {
+      const model = new LlamaModel(config, { seed: 2, kernels });
+      const logprobs = model.forward(batch).logprobs.slice();
+      model.backward(dLogprobs, dLogprobs);
+      return { logprobs, grads: model.params.grads };
+    };
+    const [ts, native] = [run(tsKernels), run(nativeKernels!)];
+    const worst = (a: Float32Array, b: Float32Array) => {
+      const scale = Math.max(...a.map(Math.abs));
+      return Math.max(...a.map((v, i) => Math.abs(v - b[i]) / scale));
+    };
+    expect(worst(ts.logprobs, native.logprobs)).toBeLessThan(1e-5);
+    expect(worst(ts.grads, native.grads)).toBeLessThan(1e-5);
+  });
+
+
   it("initialises deterministically from its seed", () => {
     const a = new LlamaModel(tiny, { seed: 7 }).params.values;
     expect(new LlamaModel(tiny, { seed: 7 }).params.values).toEqual(a);

@@ -16,9 +16,7 @@ import { headDim, type LlamaConfig, type LlamaWeights } from "./config";
 import { initWeights } from "./init-weights";
 import { embeddingBackward, embeddingForward } from "./layers/embedding";
 import { linearBackward, linearForward } from "./layers/linear";
-import { rmsnormBackward, rmsnormForward } from "./layers/rmsnorm";
 import { ropeTable, type RopeTable } from "./layers/rope";
-import { tokenLogprobsBackward, tokenLogprobsForward } from "./layers/token-logprobs";
 import { ParameterSet } from "./parameters";
 
 /**
@@ -98,9 +96,9 @@ export class LlamaModel {
 
     embeddingForward(a.residual[0], this.params.value("token_embd.weight"), tokens, M, c.dim);
     for (let l = 0; l < c.nLayers; l++) blockForward(ctx, this.weights[l], a.blocks[l], a.residual[l], a.residual[l + 1]);
-    rmsnormForward(a.xnFinal, a.rstdFinal, a.residual[c.nLayers], this.params.value("output_norm.weight"), M, c.dim, c.normEps);
+    this.kernels.rmsnormForward(a.xnFinal, a.rstdFinal, a.residual[c.nLayers], this.params.value("output_norm.weight"), M, c.dim, c.normEps);
     linearForward(this.kernels, a.logits, a.xnFinal, this.params.value("output.weight"), M, c.dim, c.vocabSize);
-    tokenLogprobsForward(a.logprobs, a.entropies, a.logitsLse, a.logits, targets, M, c.vocabSize);
+    this.kernels.tokenLogprobsForward(a.logprobs, a.entropies, a.logitsLse, a.logits, targets, M, c.vocabSize);
 
     this.pending = { batch, ctx };
     return {
@@ -126,11 +124,11 @@ export class LlamaModel {
     if (dLogprobs.length !== M || (dEntropies && dEntropies.length !== M))
       throw new Error(`backward expects ${M} per-token gradients (batchSize·seqLen)`);
 
-    tokenLogprobsBackward(a.logits, a.logitsLse, a.entropies, batch.targets, dLogprobs, dEntropies, M, c.vocabSize);
+    this.kernels.tokenLogprobsBackward(a.logits, a.logitsLse, a.entropies, batch.targets, dLogprobs, dEntropies, M, c.vocabSize);
     const dxn = a.scratch.dxn;
     linearBackward(this.kernels, dxn, this.params.grad("output.weight"), a.logits, a.xnFinal, this.params.value("output.weight"), M, c.dim, c.vocabSize, false);
     a.dResidual.fill(0, 0, M * c.dim);
-    rmsnormBackward(a.dResidual, this.params.grad("output_norm.weight"), dxn, a.residual[c.nLayers], this.params.value("output_norm.weight"), a.rstdFinal, M, c.dim);
+    this.kernels.rmsnormBackward(a.dResidual, this.params.grad("output_norm.weight"), dxn, a.residual[c.nLayers], this.params.value("output_norm.weight"), a.rstdFinal, M, c.dim);
     for (let l = c.nLayers - 1; l >= 0; l--)
       blockBackward(ctx, this.weights[l], this.gradients[l], a.blocks[l], a.residual[l], a.dResidual, a.scratch);
     embeddingBackward(this.params.grad("token_embd.weight"), a.dResidual, batch.tokens, M, c.dim);

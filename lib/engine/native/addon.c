@@ -1,109 +1,218 @@
 // The N-API face of the native kernels (loaded by lib/engine/kernels/native.ts). Picks at load the
-// fastest kernel table this CPU can run, checks every array's length against the sizes it is given
-// (a wrong size from JS must throw, not corrupt memory), and calls the table.
+// fastest kernel table this CPU can run, checks every array's type and length against the sizes it
+// is given (a wrong size from JS must throw, not corrupt memory), and calls the table.
 // Not thread-safe: the kernels use static scratch, and Node calls them from one JS thread.
 #include <node_api.h>
 #include <stddef.h>
+#include <stdio.h>
 #include "kernels.h"
 
 static const kernel_table* table = &kernels_generic;
 
-#define CHECK(call) do { if ((call) != napi_ok) { napi_throw_error(env, NULL, "anneal_kernels: bad argument"); return NULL; } } while (0)
-#define REQUIRE(cond, msg) do { if (!(cond)) { napi_throw_range_error(env, NULL, "anneal_kernels: " msg); return NULL; } } while (0)
+// Arguments of one call; the first problem found is thrown when the binding returns.
+typedef struct {
+  napi_env env;
+  napi_value argv[16];
+  size_t argc;
+  const char* error;
+} args_t;
 
-static int float_array(napi_env env, napi_value value, float** data, size_t* length) {
+static int read_args(napi_env env, napi_callback_info info, args_t* a, size_t expected) {
+  a->env = env;
+  a->argc = 16;
+  a->error = NULL;
+  if (napi_get_cb_info(env, info, &a->argc, a->argv, NULL, NULL) != napi_ok || a->argc != expected)
+    a->error = "wrong number of arguments";
+  return a->error == NULL;
+}
+
+static int int_arg(args_t* a, size_t i) {
+  int32_t v = 0;
+  if (!a->error && (napi_get_value_int32(a->env, a->argv[i], &v) != napi_ok || v < 0)) a->error = "sizes must be non-negative int32";
+  return v;
+}
+
+static double number_arg(args_t* a, size_t i) {
+  double v = 0;
+  if (!a->error && napi_get_value_double(a->env, a->argv[i], &v) != napi_ok) a->error = "expected a number";
+  return v;
+}
+
+// A typed array of the given type holding at least `need` elements; NULL (no error) for null when nullable.
+static void* array_arg(args_t* a, size_t i, napi_typedarray_type want, size_t need, int nullable) {
+  if (a->error) return NULL;
+  napi_valuetype vt;
+  if (nullable && napi_typeof(a->env, a->argv[i], &vt) == napi_ok && (vt == napi_null || vt == napi_undefined)) return NULL;
   napi_typedarray_type type;
+  size_t length, offset;
+  void* data;
   napi_value buffer;
-  size_t offset;
-  if (napi_get_typedarray_info(env, value, &type, length, (void**)data, &buffer, &offset) != napi_ok) return 0;
-  return type == napi_float32_array;
+  if (napi_get_typedarray_info(a->env, a->argv[i], &type, &length, &data, &buffer, &offset) != napi_ok || type != want)
+    a->error = want == napi_float32_array ? "expected a Float32Array" : "expected an Int32Array";
+  else if (length < need)
+    a->error = "array shorter than its shape";
+  return data;
 }
 
-static int int_arg(napi_env env, napi_value value, int* out) {
-  return napi_get_value_int32(env, value, out) == napi_ok && *out >= 0;
-}
+#define F32(i, need) ((float*)array_arg(&a, i, napi_float32_array, need, 0))
+#define F32_OR_NULL(i, need) ((float*)array_arg(&a, i, napi_float32_array, need, 1))
+#define I32(i, need) ((int*)array_arg(&a, i, napi_int32_array, need, 0))
+#define THROW_IF_ERROR(name) \
+  do { if (a.error) { char msg[160]; snprintf(msg, sizeof msg, "anneal_kernels.%s: %s", name, a.error); napi_throw_range_error(env, NULL, msg); return NULL; } } while (0)
 
 // gemm(transA, transB, M, N, K, A, B, C, accumulate): C[M,N] (+)= op(A)·op(B), dense operands.
 static napi_value Gemm(napi_env env, napi_callback_info info) {
-  size_t argc = 9;
-  napi_value a[9];
-  CHECK(napi_get_cb_info(env, info, &argc, a, NULL, NULL));
-  REQUIRE(argc == 9, "gemm takes 9 arguments");
-  int transA, transB, M, N, K;
-  bool accumulate;
-  float *A, *B, *C;
-  size_t lenA, lenB, lenC;
-  REQUIRE(int_arg(env, a[0], &transA) && int_arg(env, a[1], &transB) && int_arg(env, a[2], &M) &&
-              int_arg(env, a[3], &N) && int_arg(env, a[4], &K), "gemm: sizes must be non-negative int32");
-  REQUIRE(float_array(env, a[5], &A, &lenA) && float_array(env, a[6], &B, &lenB) && float_array(env, a[7], &C, &lenC),
-          "gemm: A, B, C must be Float32Array");
-  CHECK(napi_get_value_bool(env, a[8], &accumulate));
-  REQUIRE(lenA >= (size_t)M * K && lenB >= (size_t)K * N && lenC >= (size_t)M * N, "gemm: array shorter than its shape");
+  args_t a;
+  read_args(env, info, &a, 9);
+  int transA = int_arg(&a, 0), transB = int_arg(&a, 1), M = int_arg(&a, 2), N = int_arg(&a, 3), K = int_arg(&a, 4);
+  const float *A = F32(5, (size_t)M * K), *B = F32(6, (size_t)K * N);
+  float* C = F32(7, (size_t)M * N);
+  bool accumulate = false;
+  if (!a.error && napi_get_value_bool(env, a.argv[8], &accumulate) != napi_ok) a.error = "accumulate must be a boolean";
+  THROW_IF_ERROR("gemm");
   table->sgemm(transA, transB, M, N, K, A, transA ? M : K, B, transB ? K : N, C, N, accumulate);
   return NULL;
 }
 
-typedef struct { int B, T, H, Hkv, dh; size_t qLen, kvLen, lseLen; } attention_shape;
+typedef struct { int B, T, H, Hkv, dh; size_t q, kv, lse; } attention_shape;
 
-static int shape_arg(napi_env env, napi_value* a, attention_shape* s) {
-  if (!int_arg(env, a[0], &s->B) || !int_arg(env, a[1], &s->T) || !int_arg(env, a[2], &s->H) ||
-      !int_arg(env, a[3], &s->Hkv) || !int_arg(env, a[4], &s->dh))
-    return 0;
-  if (s->Hkv == 0 || s->H % s->Hkv != 0) return 0;
-  s->qLen = (size_t)s->B * s->T * s->H * s->dh;
-  s->kvLen = (size_t)s->B * s->T * s->Hkv * s->dh;
-  s->lseLen = (size_t)s->B * s->H * s->T;
-  return 1;
+static attention_shape shape_args(args_t* a, size_t first) {
+  attention_shape s = {int_arg(a, first), int_arg(a, first + 1), int_arg(a, first + 2), int_arg(a, first + 3), int_arg(a, first + 4), 0, 0, 0};
+  if (!a->error && (s.Hkv == 0 || s.H % s.Hkv != 0)) a->error = "nHeads must be a positive multiple of nKvHeads";
+  s.q = (size_t)s.B * s.T * s.H * s.dh;
+  s.kv = (size_t)s.B * s.T * s.Hkv * s.dh;
+  s.lse = (size_t)s.B * s.H * s.T;
+  return s;
 }
 
 // attentionForward(out, lse, q, k, v, B, T, H, Hkv, dh)
 static napi_value AttentionForward(napi_env env, napi_callback_info info) {
-  size_t argc = 10;
-  napi_value a[10];
-  CHECK(napi_get_cb_info(env, info, &argc, a, NULL, NULL));
-  REQUIRE(argc == 10, "attentionForward takes 10 arguments");
-  attention_shape s;
-  REQUIRE(shape_arg(env, a + 5, &s), "attentionForward: bad shape");
-  float *out, *lse, *q, *k, *v;
-  size_t lo, ll, lq, lk, lv;
-  REQUIRE(float_array(env, a[0], &out, &lo) && float_array(env, a[1], &lse, &ll) && float_array(env, a[2], &q, &lq) &&
-              float_array(env, a[3], &k, &lk) && float_array(env, a[4], &v, &lv),
-          "attentionForward: arrays must be Float32Array");
-  REQUIRE(lo >= s.qLen && ll >= s.lseLen && lq >= s.qLen && lk >= s.kvLen && lv >= s.kvLen,
-          "attentionForward: array shorter than its shape");
+  args_t a;
+  read_args(env, info, &a, 10);
+  attention_shape s = shape_args(&a, 5);
+  float *out = F32(0, s.q), *lse = F32(1, s.lse);
+  const float *q = F32(2, s.q), *k = F32(3, s.kv), *v = F32(4, s.kv);
+  THROW_IF_ERROR("attentionForward");
   table->attention_forward(out, lse, q, k, v, s.B, s.T, s.H, s.Hkv, s.dh);
   return NULL;
 }
 
 // attentionBackward(dq, dk, dv, dout, q, k, v, out, lse, B, T, H, Hkv, dh)
 static napi_value AttentionBackward(napi_env env, napi_callback_info info) {
-  size_t argc = 14;
-  napi_value a[14];
-  CHECK(napi_get_cb_info(env, info, &argc, a, NULL, NULL));
-  REQUIRE(argc == 14, "attentionBackward takes 14 arguments");
-  attention_shape s;
-  REQUIRE(shape_arg(env, a + 9, &s), "attentionBackward: bad shape");
-  float* p[9];
-  size_t len[9];
-  for (int i = 0; i < 9; i++) REQUIRE(float_array(env, a[i], &p[i], &len[i]), "attentionBackward: arrays must be Float32Array");
-  const size_t need[9] = {s.qLen, s.kvLen, s.kvLen, s.qLen, s.qLen, s.kvLen, s.kvLen, s.qLen, s.lseLen};
-  for (int i = 0; i < 9; i++) REQUIRE(len[i] >= need[i], "attentionBackward: array shorter than its shape");
-  table->attention_backward(p[0], p[1], p[2], p[3], p[4], p[5], p[6], p[7], p[8], s.B, s.T, s.H, s.Hkv, s.dh);
+  args_t a;
+  read_args(env, info, &a, 14);
+  attention_shape s = shape_args(&a, 9);
+  float *dq = F32(0, s.q), *dk = F32(1, s.kv), *dv = F32(2, s.kv);
+  const float *dout = F32(3, s.q), *q = F32(4, s.q), *k = F32(5, s.kv), *v = F32(6, s.kv), *out = F32(7, s.q), *lse = F32(8, s.lse);
+  THROW_IF_ERROR("attentionBackward");
+  table->attention_backward(dq, dk, dv, dout, q, k, v, out, lse, s.B, s.T, s.H, s.Hkv, s.dh);
   return NULL;
+}
+
+// rmsnormForward(y, rstd, x, g, M, D, eps)
+static napi_value RmsnormForward(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 7);
+  int M = int_arg(&a, 4), D = int_arg(&a, 5);
+  double eps = number_arg(&a, 6);
+  float *y = F32(0, (size_t)M * D), *rstd = F32(1, M);
+  const float *x = F32(2, (size_t)M * D), *g = F32(3, D);
+  THROW_IF_ERROR("rmsnormForward");
+  table->rmsnorm_forward(y, rstd, x, g, M, D, (float)eps);
+  return NULL;
+}
+
+// rmsnormBackward(dx, dg, dy, x, g, rstd, M, D)
+static napi_value RmsnormBackward(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 8);
+  int M = int_arg(&a, 6), D = int_arg(&a, 7);
+  float *dx = F32(0, (size_t)M * D), *dg = F32(1, D);
+  const float *dy = F32(2, (size_t)M * D), *x = F32(3, (size_t)M * D), *g = F32(4, D), *rstd = F32(5, M);
+  THROW_IF_ERROR("rmsnormBackward");
+  table->rmsnorm_backward(dx, dg, dy, x, g, rstd, M, D);
+  return NULL;
+}
+
+// swigluForward(h, gate, up, n)
+static napi_value SwigluForward(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 4);
+  int n = int_arg(&a, 3);
+  float* h = F32(0, n);
+  const float *gate = F32(1, n), *up = F32(2, n);
+  THROW_IF_ERROR("swigluForward");
+  table->swiglu_forward(h, gate, up, n);
+  return NULL;
+}
+
+// swigluBackward(dgate, dup, dh, gate, up, n)
+static napi_value SwigluBackward(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 6);
+  int n = int_arg(&a, 5);
+  float *dgate = F32(0, n), *dup = F32(1, n);
+  const float *dh = F32(2, n), *gate = F32(3, n), *up = F32(4, n);
+  THROW_IF_ERROR("swigluBackward");
+  table->swiglu_backward(dgate, dup, dh, gate, up, n);
+  return NULL;
+}
+
+static int targets_in_range(const int* targets, int M, int V) {
+  for (int m = 0; m < M; m++) if (targets[m] < -1 || targets[m] >= V) return 0;
+  return 1;
+}
+
+// tokenLogprobsForward(logprobs, entropies, lse, logits, targets, M, V)
+static napi_value TokenLogprobsForward(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 7);
+  int M = int_arg(&a, 5), V = int_arg(&a, 6);
+  float *logprobs = F32(0, M), *entropies = F32(1, M), *lse = F32(2, M);
+  const float* logits = F32(3, (size_t)M * V);
+  const int* targets = I32(4, M);
+  if (!a.error && !targets_in_range(targets, M, V)) a.error = "a target is outside the vocabulary";
+  THROW_IF_ERROR("tokenLogprobsForward");
+  table->token_logprobs_forward(logprobs, entropies, lse, logits, targets, M, V);
+  return NULL;
+}
+
+// tokenLogprobsBackward(logits, lse, entropies, targets, dLogprobs, dEntropies | null, M, V)
+static napi_value TokenLogprobsBackward(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 8);
+  int M = int_arg(&a, 6), V = int_arg(&a, 7);
+  float* logits = F32(0, (size_t)M * V);
+  const float *lse = F32(1, M), *entropies = F32(2, M);
+  const int* targets = I32(3, M);
+  const float *dLogprobs = F32(4, M), *dEntropies = F32_OR_NULL(5, M);
+  if (!a.error && !targets_in_range(targets, M, V)) a.error = "a target is outside the vocabulary";
+  THROW_IF_ERROR("tokenLogprobsBackward");
+  table->token_logprobs_backward(logits, lse, entropies, targets, dLogprobs, dEntropies, M, V);
+  return NULL;
+}
+
+static void export_function(napi_env env, napi_value exports, const char* name, napi_callback cb) {
+  napi_value fn;
+  napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, NULL, &fn);
+  napi_set_named_property(env, exports, name, fn);
 }
 
 static napi_value Init(napi_env env, napi_value exports) {
 #if defined(ANNEAL_HAVE_X86_64_V3) && (defined(__x86_64__) || defined(__i386__))
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) table = &kernels_x86_64_v3;
+  if (__builtin_cpu_supports("x86-64-v3")) table = &kernels_x86_64_v3;
 #endif
-  napi_value fn, variant;
-  napi_create_function(env, "gemm", NAPI_AUTO_LENGTH, Gemm, NULL, &fn);
-  napi_set_named_property(env, exports, "gemm", fn);
-  napi_create_function(env, "attentionForward", NAPI_AUTO_LENGTH, AttentionForward, NULL, &fn);
-  napi_set_named_property(env, exports, "attentionForward", fn);
-  napi_create_function(env, "attentionBackward", NAPI_AUTO_LENGTH, AttentionBackward, NULL, &fn);
-  napi_set_named_property(env, exports, "attentionBackward", fn);
+  export_function(env, exports, "gemm", Gemm);
+  export_function(env, exports, "attentionForward", AttentionForward);
+  export_function(env, exports, "attentionBackward", AttentionBackward);
+  export_function(env, exports, "rmsnormForward", RmsnormForward);
+  export_function(env, exports, "rmsnormBackward", RmsnormBackward);
+  export_function(env, exports, "swigluForward", SwigluForward);
+  export_function(env, exports, "swigluBackward", SwigluBackward);
+  export_function(env, exports, "tokenLogprobsForward", TokenLogprobsForward);
+  export_function(env, exports, "tokenLogprobsBackward", TokenLogprobsBackward);
+  napi_value variant;
   napi_create_string_utf8(env, table->name, NAPI_AUTO_LENGTH, &variant);
   napi_set_named_property(env, exports, "variant", variant);
   return exports;

@@ -21,7 +21,7 @@ static float* scratch_for(int T) {
   return scratch;
 }
 
-// P[r, 0..n) for query row i0+r: S·scale, masked past the diagonal, normalised with lse.
+// Backward's P[r, 0..n) for query row i0+r from scores S: exp(S·scale − lse), masked past the diagonal.
 static void probabilities(float* P, int ldp, int rows, int n, int i0, float scale, const float* lse) {
   for (int r = 0; r < rows; r++) {
     float* p = P + (size_t)r * ldp;
@@ -47,15 +47,16 @@ static void attention_forward(float* out, float* lse, const float* q, const floa
         const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
         const float* qb = q + ((size_t)b * T + i0) * ldq + h * dh;
         sgemm(0, 1, rows, n, dh, qb, ldq, kb, ldk, S, n, 0);  // S[rows,n] = Q·Kᵀ
-        for (int r = 0; r < rows; r++) {
-          float* s = S + (size_t)r * n;
+        for (int r = 0; r < rows; r++) {  // softmax of each row, keeping its log-sum-exp
+          float* p = S + (size_t)r * n;
           int last = i0 + r;
           float max = -INFINITY, z = 0.0f;
-          for (int j = 0; j <= last; j++) if (s[j] * scale > max) max = s[j] * scale;
-          for (int j = 0; j <= last; j++) z += expf(s[j] * scale - max);
+          for (int j = 0; j <= last; j++) if (p[j] * scale > max) max = p[j] * scale;
+          for (int j = 0; j <= last; j++) z += p[j] = expf(p[j] * scale - max);
+          for (int j = 0; j <= last; j++) p[j] /= z;
+          for (int j = last + 1; j < n; j++) p[j] = 0.0f;
           rowLse[i0 + r] = max + logf(z);
         }
-        probabilities(S, n, rows, n, i0, scale, rowLse);
         sgemm(0, 0, rows, dh, n, S, n, vb, ldk, out + ((size_t)b * T + i0) * ldq + h * dh, ldq, 0);  // O = P·V
       }
     }

@@ -15,6 +15,15 @@ typedef struct {
   void (*attention_backward)(float* dq, float* dk, float* dv, const float* dout, const float* q,
                              const float* k, const float* v, const float* out, const float* lse,
                              int B, int T, int H, int Hkv, int dh);
+  void (*rmsnorm_forward)(float* y, float* rstd, const float* x, const float* g, int M, int D, float eps);
+  void (*rmsnorm_backward)(float* dx, float* dg, const float* dy, const float* x, const float* g, const float* rstd,
+                           int M, int D);
+  void (*swiglu_forward)(float* h, const float* gate, const float* up, int n);
+  void (*swiglu_backward)(float* dgate, float* dup, const float* dh, const float* gate, const float* up, int n);
+  void (*token_logprobs_forward)(float* logprobs, float* entropies, float* lse, const float* logits,
+                                 const int* targets, int M, int V);
+  void (*token_logprobs_backward)(float* logits, const float* lse, const float* entropies, const int* targets,
+                                  const float* dLogprobs, const float* dEntropies, int M, int V);
 } kernel_table;
 
 extern const kernel_table kernels_generic;

@@ -4,10 +4,24 @@
 #include <string.h>
 #include "gemm.c"
 #include "attention.c"
+#include "rmsnorm.c"
+#include "swiglu.c"
+#include "token_logprobs.c"
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
 #define STR_(a) #a
 #define STR(a) STR_(a)
 
-const kernel_table CAT(kernels_, VARIANT) = {STR(VARIANT), sgemm, attention_forward, attention_backward};
+const kernel_table CAT(kernels_, VARIANT) = {
+    .name = STR(VARIANT),
+    .sgemm = sgemm,
+    .attention_forward = attention_forward,
+    .attention_backward = attention_backward,
+    .rmsnorm_forward = rmsnorm_forward,
+    .rmsnorm_backward = rmsnorm_backward,
+    .swiglu_forward = swiglu_forward,
+    .swiglu_backward = swiglu_backward,
+    .token_logprobs_forward = token_logprobs_forward,
+    .token_logprobs_backward = token_logprobs_backward,
+};

@@ -1,3 +1,6 @@
+import { rmsnormBackward, rmsnormForward } from "../../model/layers/rmsnorm";
+import { swigluBackward, swigluForward } from "../../model/layers/swiglu";
+import { tokenLogprobsBackward, tokenLogprobsForward } from "../../model/layers/token-logprobs";
 import type { Kernels } from "../kernels";
 import { attentionBackward, attentionForward } from "./attention";
 import { matmulAB, matmulABt, matmulAtB } from "./matmul";
@@ -10,4 +13,10 @@ export const tsKernels: Kernels = {
   matmulAtB,
   attentionForward,
   attentionBackward,
+  rmsnormForward,
+  rmsnormBackward,
+  swigluForward,
+  swigluBackward,
+  tokenLogprobsForward,
+  tokenLogprobsBackward,
 };

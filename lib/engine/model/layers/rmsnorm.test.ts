@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { kernelPaths } from "../../kernels/testing";
 import { dot, gradientError } from "../gradcheck";
 import { rmsnorm64 } from "../reference";
 import { Prng } from "../../prng";
 import { randomNormal } from "../random-tensor";
-import { rmsnormBackward, rmsnormForward } from "./rmsnorm";
 
-describe("rmsnorm", () => {
+describe.each(kernelPaths.map((k) => [k.name, k] as const))("rmsnorm (%s kernels)", (_, kernels) => {
   const [M, D, eps] = [3, 8, 1e-5];
   const rng = new Prng(2);
   const x = randomNormal(rng, M * D);
@@ -15,10 +15,10 @@ describe("rmsnorm", () => {
   function run() {
     const y = new Float32Array(M * D);
     const rstd = new Float32Array(M);
-    rmsnormForward(y, rstd, x, g, M, D, eps);
+    kernels.rmsnormForward(y, rstd, x, g, M, D, eps);
     const dx = new Float32Array(M * D);
     const dg = new Float32Array(D);
-    rmsnormBackward(dx, dg, r, x, g, rstd, M, D);
+    kernels.rmsnormBackward(dx, dg, r, x, g, rstd, M, D);
     return { y, dx, dg };
   }
 

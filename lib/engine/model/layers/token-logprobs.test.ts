@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { kernelPaths } from "../../kernels/testing";
 import { dot, gradientError } from "../gradcheck";
 import { logSoftmax64 } from "../reference";
 import { Prng } from "../../prng";
 import { randomNormal } from "../random-tensor";
-import { tokenLogprobsBackward, tokenLogprobsForward } from "./token-logprobs";
 
-describe("token logprobs and entropy", () => {
+describe.each(kernelPaths.map((k) => [k.name, k] as const))("token logprobs and entropy (%s kernels)", (_, kernels) => {
   const [M, V] = [4, 9];
   const rng = new Prng(6);
   const logits = randomNormal(rng, M * V, 2);
@@ -27,7 +27,7 @@ describe("token logprobs and entropy", () => {
 
   function forward() {
     const [lp, H, lse] = [new Float32Array(M), new Float32Array(M), new Float32Array(M)];
-    tokenLogprobsForward(lp, H, lse, logits, targets, M, V);
+    kernels.tokenLogprobsForward(lp, H, lse, logits, targets, M, V);
     return { lp, H, lse };
   }
 
@@ -41,7 +41,7 @@ describe("token logprobs and entropy", () => {
   it("backpropagates ∂L/∂logπ and ∂L/∂H into the logits", () => {
     const { H, lse } = forward();
     const grad = logits.slice();
-    tokenLogprobsBackward(grad, lse, H, targets, dLogprobs, dEntropies, M, V);
+    kernels.tokenLogprobsBackward(grad, lse, H, targets, dLogprobs, dEntropies, M, V);
     const z64 = Float64Array.from(logits);
     expect(gradientError(() => reference(z64).loss, z64, grad)).toBeLessThan(1e-5);
   });
@@ -49,7 +49,7 @@ describe("token logprobs and entropy", () => {
   it("zeroes rows with no gradient", () => {
     const { H, lse } = forward();
     const grad = logits.slice();
-    tokenLogprobsBackward(grad, lse, H, targets, new Float32Array(M), null, M, V);
+    kernels.tokenLogprobsBackward(grad, lse, H, targets, new Float32Array(M), null, M, V);
     expect(grad.every((v) => v === 0)).toBe(true);
   });
 });
