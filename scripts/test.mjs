@@ -1,0 +1,62 @@
+// npm test: the whole suite, in order — types, unit, integration (PGlite; again on PostgreSQL when
+// TEST_DATABASE_URL is set), a production build, then Playwright e2e against it. Every step runs
+// even after a failure, so one run shows everything that is broken; the exit code is non-zero if
+// any step failed. The last line is the plain "N passed, N failed, N skipped" summary.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const results = path.join(root, ".test-results");
+fs.rmSync(results, { recursive: true, force: true });
+fs.mkdirSync(results, { recursive: true });
+const bin = (name) => path.join(root, "node_modules", ".bin", name);
+
+const totals = { passed: 0, failed: 0, skipped: 0 };
+const failedSteps = [];
+
+function run(name, command, args, env = {}) {
+  console.log(`\n━━ ${name} ━━`);
+  const started = Date.now();
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
+  console.log(`━━ ${name}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (result.status !== 0) failedSteps.push(name);
+  return result.status === 0;
+}
+
+function countVitest(file) {
+  if (!fs.existsSync(file)) return;
+  const report = JSON.parse(fs.readFileSync(file, "utf8"));
+  totals.passed += report.numPassedTests;
+  totals.failed += report.numFailedTests;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+}
+
+function vitest(name, project, outputName, env) {
+  const output = path.join(results, `${outputName}.json`);
+  run(name, bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile=${output}`], env);
+  countVitest(output);
+}
+
+run("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
+vitest("unit tests", "unit", "unit");
+vitest("integration tests on PGlite", "integration", "integration-pglite", { TEST_DATABASE_URL: "" });
+if (process.env.TEST_DATABASE_URL) {
+  vitest("integration tests on PostgreSQL", "integration", "integration-postgres", {});
+}
+if (run("production build", bin("next"), ["build"])) {
+  run("e2e tests (Playwright, Chromium)", bin("playwright"), ["test"], { CI: "true" });
+  const e2e = path.join(results, "e2e.json");
+  if (fs.existsSync(e2e)) {
+    const { stats } = JSON.parse(fs.readFileSync(e2e, "utf8"));
+    totals.passed += stats.expected + stats.flaky;
+    totals.failed += stats.unexpected;
+    totals.skipped += stats.skipped;
+  }
+}
+
+if (failedSteps.length) console.log(`\nfailed steps: ${failedSteps.join(", ")}`);
+if (failedSteps.length && totals.failed === 0) totals.failed = failedSteps.length; // a step broke before its tests ran
+console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+process.exit(failedSteps.length ? 1 : 0);
