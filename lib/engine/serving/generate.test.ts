@@ -1,0 +1,151 @@
+import fs from "node:fs";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { referenceForward } from "../model/reference";
+import type { LlamaWeights } from "../model/config";
+import { randomLora, writeTinyModel, type TinyModelFiles } from "../test-support/tiny-model";
+import { encodeChat } from "../tokenizer/chatml";
+import { generate, generateText, type GenerateRequest } from "./generate";
+import { ModelRegistry } from "./model-registry";
+import { nextTokenLogits } from "./next-token-logits";
+
+let files: TinyModelFiles;
+let registry: ModelRegistry;
+
+beforeAll(() => {
+  files = writeTinyModel();
+  registry = new ModelRegistry({ maxModels: 2, sequencesPerContext: 8 });
+});
+afterAll(async () => {
+  await registry.dispose();
+  files.remove();
+});
+
+const prompt = () => encodeChat(files.tokenizer, [{ role: "user", content: "What is 12 + 30?" }], { addGenerationPrompt: true }).ids;
+const request = (over: Partial<GenerateRequest> = {}): GenerateRequest => ({
+  model: files.model,
+  promptTokens: prompt(),
+  maxTokens: 24,
+  sampling: { temperature: 1, seed: 1 },
+  ...over,
+});
+
+/** max |llama.cpp − float64 reference| over every position of `tokens`. */
+async function maxLogitError(weights: LlamaWeights, adapter?: GenerateRequest["adapter"]): Promise<number> {
+  const tokens = prompt();
+  const V = files.config.vocabSize;
+  const ref = referenceForward(files.config, weights, tokens);
+  const lease = await registry.lease(files.model, adapter);
+  try {
+    await lease.sequence.clearHistory();
+    let err = 0;
+    for (let t = 0; t < tokens.length; t++) {
+      const logits = await nextTokenLogits(lease.sequence, [tokens[t]]);
+      for (let v = 0; v < V; v++) err = Math.max(err, Math.abs(logits[v] - ref[t * V + v]));
+    }
+    return err;
+  } finally {
+    lease.release();
+  }
+}
+
+describe("serving through llama.cpp", () => {
+  it("returns the logits of a float64 forward pass (F32 KV cache, no flash attention)", async () => {
+    expect(await maxLogitError(files.weights)).toBeLessThan(1e-4);
+  });
+
+  it("applies a LoRA adapter as W + scale·(alpha/rank)·B·A in its own context", async () => {
+    const scale = 0.5;
+    const adapters = randomLora(files.config, 2); // what writeTinyModel wrote (seed + 1), alpha 8
+    const merged: LlamaWeights = { ...files.weights };
+    for (const [name, { a, b, rank }] of Object.entries(adapters)) {
+      const W = Float32Array.from(merged[name]);
+      const inDim = a.length / rank;
+      const s = (scale * 8) / rank;
+      for (let o = 0; o < W.length / inDim; o++)
+        for (let i = 0; i < inDim; i++) {
+          let ba = 0;
+          for (let r = 0; r < rank; r++) ba += b[o * rank + r] * a[r * inDim + i];
+          W[o * inDim + i] += s * ba;
+        }
+      merged[name] = W;
+    }
+    expect(await maxLogitError(merged, { path: files.lora, scale })).toBeLessThan(1e-4);
+    expect(await maxLogitError(files.weights)).toBeLessThan(1e-4); // the base context is untouched
+  });
+
+  it("generates reproducibly for a seed (also when reusing the cached prompt), differently for another", async () => {
+    const a = await generateText(registry, request());
+    const b = await generateText(registry, request());
+    const c = await generateText(registry, request({ sampling: { temperature: 1, seed: 2 } }));
+    expect(a.tokens.length).toBeGreaterThan(0);
+    expect(b).toEqual(a);
+    expect(c.tokens).not.toEqual(a.tokens);
+    expect(a.logprobs.every((lp) => lp < 0)).toBe(true);
+  });
+
+  it("streams text whole characters at a time", async () => {
+    // Byte-level tokens: the emoji is four tokens and must come out as one piece, never as U+FFFD.
+    const pieces: string[] = [];
+    for await (const t of generate(registry, request({ grammar: { gbnf: 'root ::= "a😀é"' } }))) pieces.push(t.text);
+    expect(pieces.join("")).toBe("a😀é");
+    expect(pieces.some((p) => p.includes("\uFFFD"))).toBe(false);
+    expect(pieces).toContain("😀");
+  });
+
+  it("gives each of 16 concurrent requests the tokens it gets alone", async () => {
+    const requests = Array.from({ length: 16 }, (_, i) => request({ sampling: { temperature: 1, seed: 100 + i }, maxTokens: 32 }));
+    const alone = [];
+    for (const r of requests.slice(0, 4)) alone.push(await generateText(registry, r));
+    const started = performance.now();
+    const together = await Promise.all(requests.map((r) => generateText(registry, r)));
+    const seconds = (performance.now() - started) / 1000;
+    const tokens = together.reduce((n, r) => n + r.tokens.length, 0);
+    console.log(`16 concurrent requests: ${tokens} tokens, ${(tokens / seconds).toFixed(0)} tok/s`);
+    alone.forEach((r, i) => {
+      expect(together[i].tokens).toEqual(r.tokens);
+      // Batched float32 matmuls round differently in the last bits.
+      together[i].logprobs.forEach((lp, j) => expect(lp).toBeCloseTo(r.logprobs[j], 5));
+    });
+  });
+
+  it("constrains output to a JSON schema", async () => {
+    const jsonSchema = {
+      type: "object",
+      properties: { ok: { type: "boolean" }, color: { enum: ["red", "green", "blue"] } },
+      required: ["ok", "color"],
+    };
+    for (const seed of [1, 2, 3]) {
+      const r = await generateText(registry, request({ grammar: { jsonSchema }, sampling: { seed }, maxTokens: 64 }));
+      expect(r.finishReason).toBe("stop");
+      const value = JSON.parse(r.text) as { ok: unknown; color: unknown };
+      expect(typeof value.ok).toBe("boolean");
+      expect(["red", "green", "blue"]).toContain(value.color);
+    }
+  });
+
+  it("stops at maxTokens with finishReason length, and at a stop token", async () => {
+    const r = await generateText(registry, request({ maxTokens: 3, stopTokens: [] }));
+    expect(r).toMatchObject({ finishReason: "length" });
+    expect(r.tokens).toHaveLength(3);
+    const stopped = await generateText(registry, request({ stopTokens: [r.tokens[1]], maxTokens: 3 }));
+    expect(stopped).toMatchObject({ finishReason: "stop", tokens: [r.tokens[0]] });
+  });
+
+  it("evicts the least recently used idle model beyond maxModels", async () => {
+    const small = new ModelRegistry({ maxModels: 1, sequencesPerContext: 1 });
+    const copy = path.join(files.dir, "copy.gguf");
+    fs.copyFileSync(files.model, copy);
+    try {
+      const first = await small.lease(files.model);
+      first.release();
+      const second = await small.lease(copy);
+      second.release();
+      await new Promise((resolve) => setImmediate(resolve)); // eviction disposes after the lease settles
+      expect(first.model.disposed).toBe(true);
+      expect(second.model.disposed).toBe(false);
+    } finally {
+      await small.dispose();
+    }
+  });
+});

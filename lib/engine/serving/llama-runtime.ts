@@ -1,0 +1,12 @@
+// The one llama.cpp runtime of the process, loaded on first use (never at import: Next's build
+// imports route modules, and loading the native binary takes ~1 s). CPU only, prebuilt binary only.
+
+import { getLlama, LlamaLogLevel, type Llama } from "node-llama-cpp";
+
+const globalForLlama = globalThis as { annealLlama?: Promise<Llama> };
+
+export function getLlamaRuntime(): Promise<Llama> {
+  // On globalThis so that dev-server module reloads share one runtime.
+  globalForLlama.annealLlama ??= getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.warn });
+  return globalForLlama.annealLlama;
+}
