@@ -4,7 +4,7 @@ import path from "node:path";
 
 // `npm start` builds only when needed: no build yet, or a source file newer than the build.
 
-const SOURCES = ["app", "components", "lib", "next.config.js", "postcss.config.mjs", "package.json", "instrumentation.ts", "middleware.ts"];
+const SOURCES = ["app", "components", "lib", "next.config.js", "postcss.config.mjs", "package.json", "instrumentation.ts", "middleware.ts", "proxy.ts"];
 const IGNORED = new Set(["node_modules", "generated", "build", ".next"]);
 
 function newestMtime(file: string): number {
