@@ -1,4 +1,4 @@
-export type { AttentionShape, Kernels } from "./kernels";
+export type { AdamWStepConstants, AttentionShape, Kernels } from "./kernels";
 export { loadNativeKernels } from "./native";
 export { defaultKernels, selectKernels } from "./select";
 export { tsKernels } from "./ts";

@@ -52,4 +52,19 @@ export interface Kernels {
     logits: Float32Array, lse: Float32Array, entropies: Float32Array, targets: Int32Array,
     dLogprobs: Float32Array, dEntropies: Float32Array | null, M: number, V: number,
   ): void;
+  /** See model/adamw.ts. */
+  adamwStep(w: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array, n: number, h: AdamWStepConstants): void;
+}
+
+/** The loop-invariant numbers of one AdamW update of one tensor. */
+export interface AdamWStepConstants {
+  lr: number;
+  beta1: number;
+  beta2: number;
+  eps: number;
+  /** Bias corrections 1 − β₁ᵗ and 1 − β₂ᵗ. */
+  c1: number;
+  c2: number;
+  /** 1 − lr·λ for decayed tensors, 1 for the others. */
+  decay: number;
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { kernelPaths } from "../kernels/testing";
 import type { LlamaConfig } from "./config";
 import { AdamW } from "./adamw";
 import { ParameterSet } from "./parameters";
@@ -6,14 +7,14 @@ import { ParameterSet } from "./parameters";
 // No blocks: just token_embd [1,2], output_norm [2] (a gain: not decayed) and output [1,2].
 const config: LlamaConfig = { vocabSize: 1, dim: 2, nLayers: 0, nHeads: 1, nKvHeads: 1, ffnDim: 1, contextLength: 1, ropeBase: 1e4, normEps: 1e-5 };
 
-describe("AdamW", () => {
+describe.each(kernelPaths.map((k) => [k.name, k] as const))("AdamW (%s kernels)", (_, kernels) => {
   it("matches a hand computation over two steps, decaying matrices but not gains", () => {
     const params = new ParameterSet(config);
     const matrix = params.value("output.weight");
     const gain = params.value("output_norm.weight");
     matrix[0] = 0.5;
     gain[0] = 1;
-    const opt = new AdamW(params, { beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1 });
+    const opt = new AdamW(params, { beta1: 0.9, beta2: 0.95, eps: 1e-8, weightDecay: 0.1, kernels });
     const lr = 0.1;
 
     params.grad("output.weight")[0] = 0.2;

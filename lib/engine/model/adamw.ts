@@ -2,6 +2,7 @@
 // (w ← w − lr·λ·w, applied to the weights, not mixed into the gradient), then the Adam step with
 // bias-corrected moments. Decay applies to matrices only; norm gains are not decayed (the
 // nanoGPT/llm.c convention: shrinking a gain toward 0 is not regularisation).
+import { defaultKernels, type Kernels } from "../kernels";
 import type { ParameterSet } from "./parameters";
 
 export interface AdamWOptions {
@@ -9,6 +10,8 @@ export interface AdamWOptions {
   beta2?: number;
   eps?: number;
   weightDecay?: number;
+  /** Defaults to the process-wide choice, like LlamaModel's. */
+  kernels?: Kernels;
 }
 
 export class AdamW {
@@ -22,6 +25,7 @@ export class AdamW {
   /** Steps taken so far. */
   step = 0;
   private readonly params: ParameterSet;
+  private readonly kernels: Kernels;
 
   constructor(params: ParameterSet, options: AdamWOptions = {}) {
     this.params = params;
@@ -29,6 +33,7 @@ export class AdamW {
     this.beta2 = options.beta2 ?? 0.95;
     this.eps = options.eps ?? 1e-8;
     this.weightDecay = options.weightDecay ?? 0.1;
+    this.kernels = options.kernels ?? defaultKernels();
     this.m = new Float32Array(params.count);
     this.v = new Float32Array(params.count);
   }
@@ -36,18 +41,12 @@ export class AdamW {
   /** One update of every parameter from params.grads at learning rate lr. */
   update(lr: number): void {
     this.step++;
-    const { beta1: b1, beta2: b2, eps, m, v } = this;
-    const c1 = 1 - b1 ** this.step;
-    const c2 = 1 - b2 ** this.step;
-    const w = this.params.values;
-    const g = this.params.grads;
-    for (const slot of this.params.slots) {
-      const decay = slot.shape.length === 2 ? 1 - lr * this.weightDecay : 1;
-      for (let i = slot.offset; i < slot.offset + slot.size; i++) {
-        m[i] = b1 * m[i] + (1 - b1) * g[i];
-        v[i] = b2 * v[i] + (1 - b2) * g[i] * g[i];
-        w[i] = w[i] * decay - (lr * (m[i] / c1)) / (Math.sqrt(v[i] / c2) + eps);
-      }
+    const { values, grads } = this.params;
+    const base = { lr, beta1: this.beta1, beta2: this.beta2, eps: this.eps, c1: 1 - this.beta1 ** this.step, c2: 1 - this.beta2 ** this.step };
+    for (const { offset, size, shape } of this.params.slots) {
+      const end = offset + size;
+      const h = { ...base, decay: shape.length === 2 ? 1 - lr * this.weightDecay : 1 };
+      this.kernels.adamwStep(values.subarray(offset, end), grads.subarray(offset, end), this.m.subarray(offset, end), this.v.subarray(offset, end), size, h);
     }
   }
 }

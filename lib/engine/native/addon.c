@@ -192,6 +192,20 @@ static napi_value TokenLogprobsBackward(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// adamwStep(w, g, m, v, n, lr, beta1, beta2, eps, c1, c2, decay)
+static napi_value AdamwStep(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 12);
+  int n = int_arg(&a, 4);
+  float *w = F32(0, n), *m = F32(2, n), *v = F32(3, n);
+  const float* g = F32(1, n);
+  float h[7];
+  for (int i = 0; i < 7; i++) h[i] = (float)number_arg(&a, 5 + i);
+  THROW_IF_ERROR("adamwStep");
+  table->adamw_step(w, g, m, v, n, h[0], h[1], h[2], h[3], h[4], h[5], h[6]);
+  return NULL;
+}
+
 static void export_function(napi_env env, napi_value exports, const char* name, napi_callback cb) {
   napi_value fn;
   napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, NULL, &fn);
@@ -212,6 +226,7 @@ static napi_value Init(napi_env env, napi_value exports) {
   export_function(env, exports, "swigluBackward", SwigluBackward);
   export_function(env, exports, "tokenLogprobsForward", TokenLogprobsForward);
   export_function(env, exports, "tokenLogprobsBackward", TokenLogprobsBackward);
+  export_function(env, exports, "adamwStep", AdamwStep);
   napi_value variant;
   napi_create_string_utf8(env, table->name, NAPI_AUTO_LENGTH, &variant);
   napi_set_named_property(env, exports, "variant", variant);

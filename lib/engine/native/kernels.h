@@ -24,6 +24,8 @@ typedef struct {
                                  const int* targets, int M, int V);
   void (*token_logprobs_backward)(float* logits, const float* lse, const float* entropies, const int* targets,
                                   const float* dLogprobs, const float* dEntropies, int M, int V);
+  void (*adamw_step)(float* w, const float* g, float* m, float* v, int n, float lr, float beta1, float beta2, float eps,
+                     float c1, float c2, float decay);
 } kernel_table;
 
 extern const kernel_table kernels_generic;

@@ -7,6 +7,7 @@
 #include "rmsnorm.c"
 #include "swiglu.c"
 #include "token_logprobs.c"
+#include "adamw.c"
 
 #define CAT_(a, b) a##b
 #define CAT(a, b) CAT_(a, b)
@@ -24,4 +25,5 @@ const kernel_table CAT(kernels_, VARIANT) = {
     .swiglu_backward = swiglu_backward,
     .token_logprobs_forward = token_logprobs_forward,
     .token_logprobs_backward = token_logprobs_backward,
+    .adamw_step = adamw_step,
 };

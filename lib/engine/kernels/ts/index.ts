@@ -1,3 +1,4 @@
+import { adamwStep } from "../../model/adamw-step";
 import { rmsnormBackward, rmsnormForward } from "../../model/layers/rmsnorm";
 import { swigluBackward, swigluForward } from "../../model/layers/swiglu";
 import { tokenLogprobsBackward, tokenLogprobsForward } from "../../model/layers/token-logprobs";
@@ -19,4 +20,5 @@ export const tsKernels: Kernels = {
   swigluBackward,
   tokenLogprobsForward,
   tokenLogprobsBackward,
+  adamwStep,
 };
