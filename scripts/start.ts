@@ -5,6 +5,7 @@ import path from "node:path";
 import next from "next";
 import { bootstrapInstance } from "@/lib/auth/bootstrap";
 import { dataDir, getEnv } from "@/lib/config/env";
+import { ensureDataDirs } from "@/lib/config/paths";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { buildApp, buildIsCurrent } from "./lib/build";
@@ -16,6 +17,7 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 
 async function main() {
   const env = getEnv();
+  ensureDataDirs();
   const db = getDatabase(); // first, so a second instance is refused before a long build
   if (!buildIsCurrent(root)) buildApp(root);
 
