@@ -13,7 +13,7 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-cli-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 function anneal(...args: string[]) {
-  const env = { ...process.env, ANNEAL_DATA_DIR: dataDir };
+  const env: Record<string, string | undefined> = { ...process.env, ANNEAL_DATA_DIR: dataDir };
   delete env.DATABASE_URL;
   delete env.ANNEAL_TEST_PGLITE_DUMP;
   const result = spawnSync(path.resolve("node_modules/.bin/tsx"), ["scripts/anneal.ts", ...args], { env, encoding: "utf8" });
