@@ -2,19 +2,19 @@
 // addon was not built or does not load on this machine; select.ts then falls back to TypeScript.
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
-import type { AdamWStepConstants, AttentionShape, Kernels } from "./kernels";
+import type { AttentionShape, Kernels } from "./kernels";
 
-// Elementwise kernels take Kernels' own arguments; gemm and attention take flattened ones.
+// Elementwise kernels take Kernels' own arguments; gemm, attention and adamwStep take flat numbers.
 interface NativeAddon extends Pick<Kernels,
   "rmsnormForward" | "rmsnormBackward" | "swigluForward" | "swigluBackward" | "tokenLogprobsForward" | "tokenLogprobsBackward"> {
   readonly variant: string;
   gemm(transA: number, transB: number, M: number, N: number, K: number, A: Float32Array, B: Float32Array, C: Float32Array, accumulate: boolean): void;
   attentionForward(out: Float32Array, lse: Float32Array, q: Float32Array, k: Float32Array, v: Float32Array,
     B: number, T: number, H: number, Hkv: number, dh: number): void;
-  adamwStep(w: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array, n: number,
-    lr: number, beta1: number, beta2: number, eps: number, c1: number, c2: number, decay: number): void;
   attentionBackward(dq: Float32Array, dk: Float32Array, dv: Float32Array, dout: Float32Array, q: Float32Array,
     k: Float32Array, v: Float32Array, out: Float32Array, lse: Float32Array, B: number, T: number, H: number, Hkv: number, dh: number): void;
+  adamwStep(w: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array, n: number,
+    lr: number, beta1: number, beta2: number, eps: number, c1: number, c2: number, decay: number): void;
 }
 
 export const nativeAddonPath = (): string =>
@@ -38,7 +38,7 @@ export function loadNativeKernels(): Kernels {
     swigluBackward: addon.swigluBackward,
     tokenLogprobsForward: addon.tokenLogprobsForward,
     tokenLogprobsBackward: addon.tokenLogprobsBackward,
-    adamwStep: (w, g, m, v, n, h: AdamWStepConstants) =>
+    adamwStep: (w, g, m, v, n, h) =>
       addon.adamwStep(w, g, m, v, n, h.lr, h.beta1, h.beta2, h.eps, h.c1, h.c2, h.decay),
   };
 }
