@@ -13,9 +13,9 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-cli-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 function anneal(...args: string[]) {
-  const env: Record<string, string | undefined> = { ...process.env, ANNEAL_DATA_DIR: dataDir };
-  delete env.DATABASE_URL;
-  delete env.ANNEAL_TEST_PGLITE_DUMP;
+  // The CLI's own embedded database, not the suite's.
+  const { DATABASE_URL: _, ANNEAL_TEST_PGLITE_DUMP: __, ...inherited } = process.env;
+  const env = { ...inherited, ANNEAL_DATA_DIR: dataDir };
   const result = spawnSync(path.resolve("node_modules/.bin/tsx"), ["scripts/anneal.ts", ...args], { env, encoding: "utf8" });
   return { code: result.status, stdout: result.stdout, stderr: result.stderr };
 }

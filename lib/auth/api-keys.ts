@@ -4,7 +4,7 @@ import type { Principal } from "@/lib/auth/principal";
 import type { ApiKeyDto } from "@/lib/auth/schemas";
 import { resolveTeamAccess } from "@/lib/auth/team-access";
 import { conflict, notFound } from "@/lib/http/errors";
-import { afterCursor, isUuid, toPage, unknownCursor, type PageQuery } from "@/lib/http/pagination";
+import { CURSOR_SELECT, pageByCreation, type PageQuery } from "@/lib/http/pagination";
 
 // A user's API keys: created (the secret shown once), listed, revoked. A key acts with its
 // owner's role; a team-scoped key only in that team, and it can only mint keys for that team.
@@ -55,23 +55,13 @@ export async function createApiKey(principal: Principal, input: { name: string; 
 
 export async function listApiKeys(principal: Principal, query: PageQuery & { include_revoked: boolean }) {
   const db = getDb();
-  const where: Record<string, unknown> = { userId: principal.user.id };
-  if (!query.include_revoked) where.revokedAt = null;
-  if (query.after) {
-    const cursor = isUuid(query.after)
-      ? await db.apiKey.findFirst({ where: { id: query.after, userId: principal.user.id }, select: { id: true, createdAt: true } })
-      : null;
-    if (!cursor) throw unknownCursor(query.after);
-    Object.assign(where, afterCursor(cursor, query.order));
-  }
-  const rows = await db.apiKey.findMany({
-    where,
-    select: KEY_SELECT,
-    orderBy: [{ createdAt: query.order }, { id: query.order }],
-    take: query.limit + 1,
+  const mine = { userId: principal.user.id, ...(query.include_revoked ? {} : { revokedAt: null }) };
+  return pageByCreation({
+    query,
+    findCursor: (id) => db.apiKey.findFirst({ where: { id, userId: principal.user.id }, select: CURSOR_SELECT }),
+    findRows: ({ where, ...rest }) => db.apiKey.findMany({ where: { AND: [mine, where] }, select: KEY_SELECT, ...rest }),
+    toDto: toApiKeyDto,
   });
-  const page = toPage(rows, query.limit);
-  return { ...page, data: page.data.map(toApiKeyDto) };
 }
 
 /** Revokes one of the caller's keys; revoking a revoked key again is a no-op. */

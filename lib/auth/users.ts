@@ -4,7 +4,7 @@ import { generatePassword, hashPassword, verifyPassword } from "@/lib/auth/passw
 import type { Principal } from "@/lib/auth/principal";
 import type { UserDto } from "@/lib/auth/schemas";
 import { badRequest, conflict, notFound } from "@/lib/http/errors";
-import { afterCursor, toPage, unknownCursor, type PageQuery } from "@/lib/http/pagination";
+import { CURSOR_SELECT, pageByCreation, type PageQuery } from "@/lib/http/pagination";
 
 type UserRow = { id: string; username: string; email: string; isAdmin: boolean; createdAt: Date };
 
@@ -51,20 +51,12 @@ export async function createUser(input: NewUser, membership?: { teamId: string; 
 
 export async function listUsers(query: PageQuery) {
   const db = getDb();
-  let where = {};
-  if (query.after) {
-    const cursor = await db.user.findUnique({ where: { id: query.after }, select: { id: true, createdAt: true } }).catch(() => null);
-    if (!cursor) throw unknownCursor(query.after);
-    where = afterCursor(cursor, query.order);
-  }
-  const rows = await db.user.findMany({
-    where,
-    select: USER_FIELDS,
-    orderBy: [{ createdAt: query.order }, { id: query.order }],
-    take: query.limit + 1,
+  return pageByCreation({
+    query,
+    findCursor: (id) => db.user.findUnique({ where: { id }, select: CURSOR_SELECT }),
+    findRows: (args) => db.user.findMany({ ...args, select: USER_FIELDS }),
+    toDto: toUserDto,
   });
-  const page = toPage(rows, query.limit);
-  return { ...page, data: page.data.map(toUserDto) };
 }
 
 export async function findUserByLogin(login: string) {

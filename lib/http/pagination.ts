@@ -51,13 +51,41 @@ export function unknownCursor(after: string) {
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
-/**
- * Keyset condition for rows ordered by (createdAt, id): the rows strictly after the cursor row
- * in the requested order.
- */
-export function afterCursor(cursor: { createdAt: Date; id: string }, order: "asc" | "desc") {
+type Order = "asc" | "desc";
+
+/** Keyset condition: the rows strictly after the cursor row in (createdAt, id) order. */
+function afterCursor(cursor: { createdAt: Date; id: string }, order: Order) {
   const op = order === "asc" ? "gt" : "lt";
   return {
     OR: [{ createdAt: { [op]: cursor.createdAt } }, { createdAt: cursor.createdAt, id: { [op]: cursor.id } }],
   };
+}
+
+export const CURSOR_SELECT = { id: true, createdAt: true } as const;
+
+/**
+ * One cursor page of rows ordered by creation. `findCursor` looks the `after` id up within the
+ * caller's own rows (so another tenant's id is an unknown cursor); `findRows` applies the extra
+ * `where`, `orderBy` and `take` to the caller's rows.
+ */
+export async function pageByCreation<Row extends { id: string }, Dto extends { id: string }>(options: {
+  query: PageQuery;
+  findCursor: (id: string) => Promise<{ id: string; createdAt: Date } | null>;
+  findRows: (args: { where: object; orderBy: { createdAt?: Order; id?: Order }[]; take: number }) => Promise<Row[]>;
+  toDto: (row: Row) => Dto;
+}): Promise<Page<Dto>> {
+  const { query } = options;
+  let where = {};
+  if (query.after) {
+    const cursor = isUuid(query.after) ? await options.findCursor(query.after) : null;
+    if (!cursor) throw unknownCursor(query.after);
+    where = afterCursor(cursor, query.order);
+  }
+  const rows = await options.findRows({
+    where,
+    orderBy: [{ createdAt: query.order }, { id: query.order }],
+    take: query.limit + 1,
+  });
+  const page = toPage(rows, query.limit);
+  return { ...page, data: page.data.map(options.toDto) };
 }
