@@ -37,6 +37,12 @@ const CASES: Record<string, (w: World) => Case> = {
     foreign: null,
     forbidden: null,
   }),
+  getWorkspace: () => ({ valid: { path: "/v1/me/workspace" }, foreign: null, forbidden: null }),
+  setWorkspace: (w) => ({
+    valid: { path: "/v1/me/workspace", body: { team: w.team.name } },
+    foreign: { path: "/v1/me/workspace", body: { team: w.other.name } },
+    forbidden: null, // annotators select the teams they annotate in
+  }),
   listUsers: () => ({ valid: { path: "/v1/users" }, foreign: null, forbidden: { as: "non-admin", path: "/v1/users" } }),
   createUser: () => {
     const body = { username: "never-created", email: "never@example.test" };

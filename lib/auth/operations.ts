@@ -16,6 +16,8 @@ import {
   memberParams,
   memberSchema,
   meSchema,
+  setWorkspaceBody,
+  workspaceSchema,
   projectPage,
   teamPage,
   teamParams,
@@ -38,6 +40,18 @@ export const changeMyPassword = defineOperation({
   id: "changeMyPassword", method: "PUT", path: "/v1/me/password", tag: "Identity", auth: "bearer",
   summary: "Change the caller's own password",
   body: changePasswordBody, response: z.object({}),
+});
+
+export const getWorkspaceOp = defineOperation({
+  id: "getWorkspace", method: "GET", path: "/v1/me/workspace", tag: "Identity", auth: "bearer",
+  summary: "The caller's selected team and project in the console (remembered per user)",
+  response: workspaceSchema,
+});
+
+export const setWorkspaceOp = defineOperation({
+  id: "setWorkspace", method: "PUT", path: "/v1/me/workspace", tag: "Identity", auth: "bearer",
+  summary: "Select the caller's team and project in the console",
+  body: setWorkspaceBody, response: workspaceSchema,
 });
 
 export const listUsersOp = defineOperation({

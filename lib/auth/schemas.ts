@@ -99,3 +99,15 @@ export const teamPage = pageSchema(teamSchema);
 export const memberPage = pageSchema(memberSchema);
 export const projectPage = pageSchema(projectSchema);
 export const apiKeyPage = pageSchema(apiKeySchema);
+
+export const workspaceSchema = z.object({
+  team: z.string().describe("The selected team."),
+  role: roleSchema.describe("The caller's role in it."),
+  personal: z.boolean(),
+  project: z.string().describe("The selected project of the team (it may not exist yet: projects are created on first write)."),
+});
+export type WorkspaceDto = z.infer<typeof workspaceSchema>;
+export const setWorkspaceBody = z.object({
+  team: nameSchema,
+  project: nameSchema.default("default"),
+});
