@@ -19,10 +19,11 @@ describe("pickToken", () => {
 
   it("draws from softmax(logits / temperature)", () => {
     const l = Float32Array.of(0, Math.log(2), Math.log(4));
-    frequencies(l, {}).forEach((f, i) => expect(f).toBeCloseTo([1 / 7, 2 / 7, 4 / 7][i], 2));
+    const near = (f: number, p: number) => expect(Math.abs(f - p)).toBeLessThan(0.012); // ~3σ at 20k draws
+    frequencies(l, {}).forEach((f, i) => near(f, [1 / 7, 2 / 7, 4 / 7][i]));
     // temperature 2 halves the logits: weights 1, √2, 2
     const z = 1 + Math.SQRT2 + 2;
-    frequencies(l, { temperature: 2 }).forEach((f, i) => expect(f).toBeCloseTo([1 / z, Math.SQRT2 / z, 2 / z][i], 2));
+    frequencies(l, { temperature: 2 }).forEach((f, i) => near(f, [1 / z, Math.SQRT2 / z, 2 / z][i]));
   });
 
   it("truncates with top-k, top-p and min-p", () => {

@@ -33,9 +33,12 @@ export class Sampler {
   private readonly seen = new Set<number>();
   private readonly outputCounts = new Map<number, number>();
 
+  private readonly allowed?: Set<number>;
+
   constructor(private readonly params: SamplingParams, promptTokens: readonly number[] = []) {
     this.rng = new Prng(params.seed ?? Math.floor(Math.random() * 2 ** 32));
     for (const t of promptTokens) this.seen.add(t);
+    if (params.allowedTokenIds) this.allowed = new Set(params.allowedTokenIds);
   }
 
   /** Picks the next token; `isAllowed` (e.g. a grammar) can veto tokens. Throws if none is left. */
@@ -51,10 +54,7 @@ export class Sampler {
   adjust(logits: Float32Array, isAllowed?: (token: number) => boolean): Float32Array {
     const p = this.params;
     const out = Float32Array.from(logits);
-    if (p.allowedTokenIds) {
-      const allowed = new Set(p.allowedTokenIds);
-      for (let t = 0; t < out.length; t++) if (!allowed.has(t)) out[t] = -Infinity;
-    }
+    if (this.allowed) for (let t = 0; t < out.length; t++) if (!this.allowed.has(t)) out[t] = -Infinity;
     for (const t of p.bannedTokenIds ?? []) out[t] = -Infinity;
     for (const [t, bias] of Object.entries(p.logitBias ?? {})) out[Number(t)] += bias;
     const repetition = p.repetitionPenalty ?? 1;
@@ -68,27 +68,33 @@ export class Sampler {
 /** Temperature, top-k, top-p and min-p over adjusted logits, then one draw from `rng`. */
 export function pickToken(logits: Float32Array, params: SamplingParams, rng: Prng): number {
   const candidates: number[] = [];
-  for (let t = 0; t < logits.length; t++) if (logits[t] > -Infinity) candidates.push(t);
-  if (candidates.length === 0) throw new Error("sampler: every token is masked");
-  // Most likely first; ids break ties so the order never depends on the sort's stability.
-  candidates.sort((a, b) => logits[b] - logits[a] || a - b);
+  let best = -1;
+  for (let t = 0; t < logits.length; t++) {
+    if (logits[t] === -Infinity) continue;
+    candidates.push(t);
+    if (best < 0 || logits[t] > logits[best]) best = t;
+  }
+  if (best < 0) throw new Error("sampler: every token is masked");
   const temperature = params.temperature ?? 1;
-  if (temperature === 0) return candidates[0];
+  if (temperature === 0) return best;
 
-  const kept = params.topK ? candidates.slice(0, params.topK) : candidates;
-  const top = logits[kept[0]];
-  const weights = kept.map((t) => Math.exp((logits[t] - top) / temperature));
-  const total = weights.reduce((a, b) => a + b, 0);
+  const topK = params.topK ?? 0, topP = params.topP ?? 1, minP = params.minP ?? 0;
+  const truncates = topK > 0 || topP < 1 || minP > 0;
+  // Truncation needs the most likely first; ids break ties so the order never depends on the sort.
+  if (truncates) candidates.sort((a, b) => logits[b] - logits[a] || a - b);
+  const kept = topK > 0 ? candidates.slice(0, topK) : candidates;
+  const weights = kept.map((t) => Math.exp((logits[t] - logits[best]) / temperature));
   let n = kept.length;
-  const topP = params.topP ?? 1;
   if (topP < 1) {
+    const total = weights.reduce((a, b) => a + b, 0);
     let mass = 0;
     for (n = 0; n < kept.length && mass < topP * total; n++) mass += weights[n];
   }
-  const minP = params.minP ?? 0;
-  while (n > 1 && weights[n - 1] < minP * weights[0]) n--;
+  while (minP > 0 && n > 1 && weights[n - 1] < minP) n--; // weights are relative to the best token's
 
-  let u = rng.next() * weights.slice(0, n).reduce((a, b) => a + b, 0);
+  let total = 0;
+  for (let i = 0; i < n; i++) total += weights[i];
+  let u = rng.next() * total;
   for (let i = 0; i < n; i++) {
     u -= weights[i];
     if (u < 0) return kept[i];

@@ -11,95 +11,97 @@
 
 import { codepointFlags, LETTER, NUMBER, PUNCTUATION, WHITESPACE } from "./unicode-classes";
 
-/** Calls emit(length) for consecutive pieces covering cps[start, end). */
-type Splitter = (cps: Uint32Array, start: number, end: number, emit: (length: number) => void) => void;
+/** Appends to `lengths` the lengths of consecutive pieces covering cps[start, end). */
+type Splitter = (cps: Uint32Array, start: number, end: number, lengths: number[]) => void;
 
 const ASCII_PUNCTUATION_RUN = new Set(Array.from("!\"#$%&'()*+,-./:;<=>?@[\\]^_{|}~", (c) => c.charCodeAt(0)));
 const isPunctuationRunChar = (cp: number) =>
   cp < 128 ? ASCII_PUNCTUATION_RUN.has(cp) : codepointFlags(cp) === PUNCTUATION;
+const isNumberChar = (cp: number) => codepointFlags(cp) === NUMBER;
 const isDigit = (cp: number) => cp >= 0x30 && cp <= 0x39;
 
 /** Splits out maximal runs of chars matching `inRun`; the text between runs becomes pieces too. */
-const splitRuns = (inRun: (cp: number) => boolean): Splitter => (cps, start, end, emit) => {
+const splitRuns = (inRun: (cp: number) => boolean): Splitter => (cps, start, end, lengths) => {
   let gapStart = start;
   for (let pos = start; pos < end; ) {
     if (!inRun(cps[pos])) { pos++; continue; }
     let runEnd = pos;
     while (runEnd < end && inRun(cps[runEnd])) runEnd++;
-    if (pos > gapStart) emit(pos - gapStart);
-    emit(runEnd - pos);
+    if (pos > gapStart) lengths.push(pos - gapStart);
+    lengths.push(runEnd - pos);
     gapStart = pos = runEnd;
   }
-  if (end > gapStart) emit(end - gapStart);
+  if (end > gapStart) lengths.push(end - gapStart);
 };
 
-const splitDigitTriples: Splitter = (cps, start, end, emit) => {
+const splitDigitTriples: Splitter = (cps, start, end, lengths) => {
   let gapStart = start;
   for (let pos = start; pos + 3 <= end; ) {
     if (!(isDigit(cps[pos]) && isDigit(cps[pos + 1]) && isDigit(cps[pos + 2]))) { pos++; continue; }
-    if (pos > gapStart) emit(pos - gapStart);
-    emit(3);
+    if (pos > gapStart) lengths.push(pos - gapStart);
+    lengths.push(3);
     gapStart = pos += 3;
   }
-  if (end > gapStart) emit(end - gapStart);
+  if (end > gapStart) lengths.push(end - gapStart);
 };
 
-const splitGpt2: Splitter = (cps, start, end, emit) => {
-  // Outside the piece a position has no class (llama.cpp's empty flags), which ends every run.
-  const flagsAt = (pos: number) => (pos < end ? codepointFlags(cps[pos]) : -1);
-  const isOther = (f: number) => f === 0 || f === PUNCTUATION;
-  const APOSTROPHE = 0x27, SPACE = 0x20;
+const OUTSIDE = -1; // past the piece: no class, which ends every run (llama.cpp's empty flags)
+const SPACE = 0x20, APOSTROPHE = 0x27;
+const S = 0x73, T = 0x74, M = 0x6d, D = 0x64, R = 0x72, E = 0x65, V = 0x76, L = 0x6c;
+const isOther = (f: number) => f === 0 || f === PUNCTUATION;
+const flagsIn = (cps: Uint32Array, pos: number, end: number) => (pos < end ? codepointFlags(cps[pos]) : OUTSIDE);
+
+const splitGpt2: Splitter = (cps, start, end, lengths) => {
   let prevEnd = start;
-  const cut = (at: number) => {
-    if (at > prevEnd) emit(at - prevEnd);
-    prevEnd = at;
-  };
   for (let pos = start; pos < end; ) {
     const cp = cps[pos];
+    let cut = -1;
     if (cp === APOSTROPHE && pos + 1 < end) {
-      const a = String.fromCodePoint(cps[pos + 1]);
-      if (a === "s" || a === "t" || a === "m" || a === "d") { cut((pos += 2)); continue; }
-      if (pos + 2 < end) {
-        const ab = a + String.fromCodePoint(cps[pos + 2]);
-        if (ab === "re" || ab === "ve" || ab === "ll") { cut((pos += 3)); continue; }
+      const a = cps[pos + 1], b = pos + 2 < end ? cps[pos + 2] : OUTSIDE;
+      if (a === S || a === T || a === M || a === D) cut = pos + 2;
+      else if ((a === R && b === E) || (a === V && b === E) || (a === L && b === L)) cut = pos + 3;
+    }
+    if (cut < 0) {
+      const lead = cp === SPACE ? flagsIn(cps, pos + 1, end) : flagsIn(cps, pos, end);
+      let run = pos + (cp === SPACE ? 1 : 0);
+      if (lead === LETTER || lead === NUMBER) {
+        while (flagsIn(cps, run, end) === lead) run++;
+        cut = run;
+      } else if (isOther(lead)) {
+        while (isOther(flagsIn(cps, run, end))) run++;
+        cut = run;
+      } else {
+        let spaces = 0;
+        while (flagsIn(cps, pos + spaces, end) === WHITESPACE) spaces++;
+        if (spaces > 1 && pos + spaces < end) cut = pos + spaces - 1; // \s+(?!\S)
+        else cut = pos + Math.max(spaces, 1); // \s+, or one unmatched char
       }
     }
-    const lead = cp === SPACE ? flagsAt(pos + 1) : flagsAt(pos);
-    const runOf = (inRun: (f: number) => boolean) => {
-      if (cp === SPACE) pos++;
-      while (inRun(flagsAt(pos))) pos++;
-      cut(pos);
-    };
-    if (lead === LETTER) { runOf((f) => f === LETTER); continue; }
-    if (lead === NUMBER) { runOf((f) => f === NUMBER); continue; }
-    if (isOther(lead)) { runOf(isOther); continue; }
-
-    let spaces = 0;
-    while (flagsAt(pos + spaces) === WHITESPACE) spaces++;
-    if (spaces > 1 && pos + spaces < end) { cut((pos += spaces - 1)); continue; } // \s+(?!\S)
-    if (spaces > 0) { cut((pos += spaces)); continue; }
-    cut(++pos);
+    lengths.push(cut - prevEnd);
+    prevEnd = pos = cut;
   }
 };
 
-const STAGES: Splitter[] = [splitRuns(isPunctuationRunChar), splitGpt2, splitRuns((cp) => codepointFlags(cp) === NUMBER), splitDigitTriples];
+const STAGES: Splitter[] = [splitRuns(isPunctuationRunChar), splitGpt2, splitRuns(isNumberChar), splitDigitTriples];
 
 /** The pieces of `text` (a string without lone surrogates), in order; they concatenate to `text`. */
 export function pretokenize(text: string): string[] {
-  const cps: number[] = [];
+  const codepoints = new Uint32Array(text.length);
   const utf16At: number[] = []; // utf16At[i]: index in `text` of codepoint i
-  for (let i = 0; i < text.length; i += cps[cps.length - 1] > 0xffff ? 2 : 1) {
+  let n = 0;
+  for (let i = 0; i < text.length; n++) {
+    const cp = text.codePointAt(i)!;
     utf16At.push(i);
-    cps.push(text.codePointAt(i)!);
+    codepoints[n] = cp;
+    i += cp > 0xffff ? 2 : 1;
   }
   utf16At.push(text.length);
-  const codepoints = Uint32Array.from(cps);
-  let lengths = [codepoints.length];
+  let lengths = [n];
   for (const split of STAGES) {
     const next: number[] = [];
     let start = 0;
     for (const len of lengths) {
-      split(codepoints, start, start + len, (n) => next.push(n));
+      split(codepoints, start, start + len, next);
       start += len;
     }
     lengths = next;

@@ -143,13 +143,19 @@ export interface TextFragment {
 export function splitOnSpecials(text: string, specialsLongestFirst: readonly string[]): TextFragment[] {
   let fragments: TextFragment[] = [{ text, special: false }];
   for (const s of specialsLongestFirst) {
-    fragments = fragments.flatMap((f) => {
-      if (f.special || !f.text.includes(s)) return [f];
-      return f.text.split(s).flatMap((part, i) => [
-        ...(i > 0 ? [{ text: s, special: true }] : []),
-        ...(part ? [{ text: part, special: false }] : []),
-      ]);
-    });
+    if (!text.includes(s)) continue;
+    const next: TextFragment[] = [];
+    for (const f of fragments) {
+      if (f.special || !f.text.includes(s)) {
+        next.push(f);
+        continue;
+      }
+      f.text.split(s).forEach((part, i) => {
+        if (i > 0) next.push({ text: s, special: true });
+        if (part) next.push({ text: part, special: false });
+      });
+    }
+    fragments = next;
   }
   return fragments;
 }
