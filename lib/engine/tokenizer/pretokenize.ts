@@ -7,7 +7,8 @@
 //   3. \p{N}+                      number runs (so " 42" becomes " " and "42")
 //   4. [0-9][0-9][0-9]             ASCII digits in threes from the left ("12345" → "123", "45")
 // Stage 2 is a port of llama.cpp's hand-written unicode_regex_split_custom_gpt2, whose lookahead and
-// piece-boundary behaviour differ subtly from a JavaScript regex.
+// piece-boundary behaviour differ subtly from a JavaScript regex. Its contractions ('s, 't, ...)
+// never match here: stage 1 has already put every apostrophe in a piece of punctuation only.
 
 import { codepointFlags, LETTER, NUMBER, PUNCTUATION, WHITESPACE } from "./unicode-classes";
 
@@ -46,39 +47,27 @@ const splitDigitTriples: Splitter = (cps, start, end, lengths) => {
 };
 
 const OUTSIDE = -1; // past the piece: no class, which ends every run (llama.cpp's empty flags)
-const SPACE = 0x20, APOSTROPHE = 0x27;
-const S = 0x73, T = 0x74, M = 0x6d, D = 0x64, R = 0x72, E = 0x65, V = 0x76, L = 0x6c;
+const SPACE = 0x20;
 const isOther = (f: number) => f === 0 || f === PUNCTUATION;
 const flagsIn = (cps: Uint32Array, pos: number, end: number) => (pos < end ? codepointFlags(cps[pos]) : OUTSIDE);
 
 const splitGpt2: Splitter = (cps, start, end, lengths) => {
-  let prevEnd = start;
   for (let pos = start; pos < end; ) {
-    const cp = cps[pos];
-    let cut = -1;
-    if (cp === APOSTROPHE && pos + 1 < end) {
-      const a = cps[pos + 1], b = pos + 2 < end ? cps[pos + 2] : OUTSIDE;
-      if (a === S || a === T || a === M || a === D) cut = pos + 2;
-      else if ((a === R && b === E) || (a === V && b === E) || (a === L && b === L)) cut = pos + 3;
+    const space = cps[pos] === SPACE;
+    const lead = flagsIn(cps, space ? pos + 1 : pos, end);
+    let cut = space ? pos + 1 : pos;
+    if (lead === LETTER || lead === NUMBER) { // " ?\p{L}+", " ?\p{N}+"
+      while (flagsIn(cps, cut, end) === lead) cut++;
+    } else if (isOther(lead)) { // " ?[^\s\p{L}\p{N}]+"
+      while (isOther(flagsIn(cps, cut, end))) cut++;
+    } else {
+      let spaces = 0;
+      while (flagsIn(cps, pos + spaces, end) === WHITESPACE) spaces++;
+      if (spaces > 1 && pos + spaces < end) cut = pos + spaces - 1; // "\s+(?!\S)"
+      else cut = pos + Math.max(spaces, 1); // "\s+", or one unmatched char
     }
-    if (cut < 0) {
-      const lead = cp === SPACE ? flagsIn(cps, pos + 1, end) : flagsIn(cps, pos, end);
-      let run = pos + (cp === SPACE ? 1 : 0);
-      if (lead === LETTER || lead === NUMBER) {
-        while (flagsIn(cps, run, end) === lead) run++;
-        cut = run;
-      } else if (isOther(lead)) {
-        while (isOther(flagsIn(cps, run, end))) run++;
-        cut = run;
-      } else {
-        let spaces = 0;
-        while (flagsIn(cps, pos + spaces, end) === WHITESPACE) spaces++;
-        if (spaces > 1 && pos + spaces < end) cut = pos + spaces - 1; // \s+(?!\S)
-        else cut = pos + Math.max(spaces, 1); // \s+, or one unmatched char
-      }
-    }
-    lengths.push(cut - prevEnd);
-    prevEnd = pos = cut;
+    lengths.push(cut - pos);
+    pos = cut;
   }
 };
 
