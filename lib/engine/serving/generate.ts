@@ -4,7 +4,6 @@
 
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { GrammarConstraint, type GrammarSpec } from "./grammar-constraint";
-import { getLlamaRuntime } from "./llama-runtime";
 import type { AdapterRef, ModelRegistry } from "./model-registry";
 import { nextTokenLogits } from "./next-token-logits";
 import { Sampler, type SamplingParams } from "./sampler";
@@ -40,7 +39,7 @@ export async function* generate(registry: ModelRegistry, request: GenerateReques
   try {
     const { model, sequence } = lease;
     if (prompt.length >= sequence.contextSize) throw new Error(`generate: prompt of ${prompt.length} tokens fills the context (${sequence.contextSize})`);
-    const grammar = request.grammar && (await GrammarConstraint.create(await getLlamaRuntime(), model, request.grammar));
+    const grammar = request.grammar && (await GrammarConstraint.create(model, request.grammar));
     const isStop = request.stopTokens ? (t: number) => request.stopTokens!.includes(t) : (t: number) => model.isEogToken(t as Token);
     const sampler = new Sampler(request.sampling ?? {}, prompt);
     const text = new TextStream(model);

@@ -11,33 +11,29 @@ interface GrammarBindings {
   acceptGrammarEvaluationStateToken(state: unknown, token: number): void;
 }
 
+/** A JSON schema (node-llama-cpp's converter lets integers take exponents: validate the
+ *  result) or a GBNF grammar. */
 export type GrammarSpec = { jsonSchema: object } | { gbnf: string };
 
 export class GrammarConstraint {
   private constructor(
     private readonly bindings: GrammarBindings,
     private readonly state: unknown,
-    /** Parses and validates the finished text (JSON schemas only: GBNF text is returned as is). */
-    readonly parse: (text: string) => unknown,
   ) {}
 
-  static async create(llama: Llama, model: LlamaModel, spec: GrammarSpec): Promise<GrammarConstraint> {
-    let grammar: LlamaGrammar;
-    let parse: (text: string) => unknown = (text) => text;
-    if ("jsonSchema" in spec) {
-      // node-llama-cpp's schema type is a deep literal type; any JSON schema object is accepted at runtime.
-      const jsonGrammar = await llama.createGrammarForJsonSchema(spec.jsonSchema as Parameters<Llama["createGrammarForJsonSchema"]>[0]);
-      parse = (text) => jsonGrammar.parse(text);
-      grammar = jsonGrammar;
-    } else {
-      grammar = await llama.createGrammar({ grammar: spec.gbnf });
-    }
+  static async create(model: LlamaModel, spec: GrammarSpec): Promise<GrammarConstraint> {
+    const llama = model.llama;
+    // node-llama-cpp types schemas as deep literal types; any JSON schema object is accepted at runtime.
+    const grammar: LlamaGrammar =
+      "jsonSchema" in spec
+        ? await llama.createGrammarForJsonSchema(spec.jsonSchema as Parameters<Llama["createGrammarForJsonSchema"]>[0])
+        : await llama.createGrammar({ grammar: spec.gbnf });
     const evaluation = new LlamaGrammarEvaluationState({ model, grammar }) as unknown as { _state?: unknown };
     const sampler = (llama as unknown as { _bindings?: { AddonSampler?: Partial<GrammarBindings> } })._bindings?.AddonSampler;
     if (!evaluation._state || !sampler?.canBeNextTokenForGrammarEvaluationState || !sampler.acceptGrammarEvaluationStateToken) {
       throw new Error("node-llama-cpp's grammar bindings changed: GrammarConstraint needs updating");
     }
-    return new GrammarConstraint(sampler as GrammarBindings, evaluation._state, parse);
+    return new GrammarConstraint(sampler as GrammarBindings, evaluation._state);
   }
 
   /** Whether `token` may come next (end-of-generation tokens only once the grammar is complete). */
