@@ -8,6 +8,7 @@ import { tokenizerTrainingTexts } from "../corpus/generate";
 import { writeLlamaGguf } from "../gguf/llama-gguf";
 import { writeLoraGguf, type LoraAdapter } from "../gguf/lora-gguf";
 import { tensorShapes, type LlamaConfig, type LlamaWeights } from "../model/config";
+import { randomNormal } from "../model/random-tensor";
 import { Prng } from "../prng";
 import { CHATML_SPECIALS } from "../tokenizer/chatml";
 import type { Tokenizer } from "../tokenizer/tokenizer";
@@ -30,13 +31,8 @@ export function randomWeights(config: LlamaConfig, seed: number): LlamaWeights {
   const rng = new Prng(seed);
   const weights: LlamaWeights = {};
   for (const [name, shape] of Object.entries(tensorShapes(config))) {
-    const data = new Float32Array(shape.reduce((a, b) => a * b, 1));
-    if (shape.length === 1) data.fill(1);
-    else {
-      const std = name === "token_embd.weight" ? 0.5 : 0.2;
-      for (let i = 0; i < data.length; i++) data[i] = rng.normal() * std;
-    }
-    weights[name] = data;
+    const n = shape.reduce((a, b) => a * b, 1);
+    weights[name] = shape.length === 1 ? new Float32Array(n).fill(1) : randomNormal(rng, n, name === "token_embd.weight" ? 0.5 : 0.2);
   }
   return weights;
 }
@@ -47,8 +43,7 @@ export function randomLora(config: LlamaConfig, seed: number, rank = 4): Record<
   for (let l = 0; l < config.nLayers; l++) {
     for (const w of ["attn_q", "attn_v", "ffn_up"]) {
       const [out, inDim] = tensorShapes(config)[`blk.${l}.${w}.weight`] as [number, number];
-      const gaussian = (n: number) => Float32Array.from({ length: n }, () => rng.normal() * 0.5);
-      adapters[`blk.${l}.${w}.weight`] = { a: gaussian(rank * inDim), b: gaussian(out * rank), rank };
+      adapters[`blk.${l}.${w}.weight`] = { a: randomNormal(rng, rank * inDim, 0.5), b: randomNormal(rng, out * rank, 0.5), rank };
     }
   }
   return adapters;
