@@ -13,12 +13,9 @@ function buildByteToChar(): string[] {
 /** BYTE_TO_CHAR[b] is the one-character string that stands for byte b. */
 export const BYTE_TO_CHAR: readonly string[] = buildByteToChar();
 
-export const CHAR_TO_BYTE: ReadonlyMap<string, number> = new Map(BYTE_TO_CHAR.map((c, b) => [c, b]));
+const CHAR_TO_BYTE: ReadonlyMap<string, number> = new Map(BYTE_TO_CHAR.map((c, b) => [c, b]));
 
-/** The byte-alphabet spelling of some UTF-8 bytes. */
-export const bytesToAlphabet = (bytes: Uint8Array): string => Array.from(bytes, (b) => BYTE_TO_CHAR[b]).join("");
-
-/** Inverse of bytesToAlphabet; undefined if a character is outside the alphabet. */
+/** The bytes a byte-alphabet string spells; undefined if a character is outside the alphabet. */
 export function alphabetToBytes(s: string): Uint8Array | undefined {
   const out: number[] = [];
   for (const c of s) {

@@ -161,7 +161,7 @@ export function splitOnSpecials(text: string, specialsLongestFirst: readonly str
 }
 
 /** "a b" → ["a", "b"]; the separator is the first space after position 0, as llama.cpp reads it. */
-export function splitMerge(rule: string): [string, string] {
+function splitMerge(rule: string): [string, string] {
   const at = rule.indexOf(" ", 1);
   if (at < 0) throw new Error(`tokenizer: bad merge rule ${JSON.stringify(rule)}`);
   return [rule.slice(0, at), rule.slice(at + 1)];
