@@ -125,11 +125,35 @@ describe("serving through llama.cpp", () => {
   });
 
   it("stops at maxTokens with finishReason length, and at a stop token", async () => {
-    const r = await generateText(registry, request({ maxTokens: 3, stopTokens: [] }));
+    const r = await generateText(registry, request({ maxTokens: 3, ignoreEos: true }));
     expect(r).toMatchObject({ finishReason: "length" });
     expect(r.tokens).toHaveLength(3);
-    const stopped = await generateText(registry, request({ stopTokens: [r.tokens[1]], maxTokens: 3 }));
-    expect(stopped).toMatchObject({ finishReason: "stop", tokens: [r.tokens[0]] });
+    const stopped = await generateText(registry, request({ stopTokens: [r.tokens[1]], ignoreEos: true, maxTokens: 3 }));
+    expect(stopped).toMatchObject({ finishReason: "stop", stopToken: r.tokens[1], tokens: [r.tokens[0]] });
+  });
+
+  it("masks stop tokens until minTokens, and reports the most likely alternatives", async () => {
+    const free = await generateText(registry, request({ maxTokens: 4, ignoreEos: true }));
+    const stopAtFirst = request({ stopTokens: [free.tokens[0]], minTokens: 2, maxTokens: 4, topLogprobs: 3 });
+    const tokens = [];
+    for await (const t of generate(registry, stopAtFirst)) tokens.push(t);
+    expect(tokens.length).toBeGreaterThanOrEqual(2);
+    expect(tokens[0].token).not.toBe(free.tokens[0]);
+    for (const t of tokens) {
+      expect(t.top).toHaveLength(3);
+      expect(t.top![0].logprob).toBeGreaterThanOrEqual(t.top![1].logprob);
+      expect(t.top![1].logprob).toBeGreaterThanOrEqual(t.top![2].logprob);
+    }
+  });
+
+  it("ends at once when its signal is aborted", async () => {
+    const controller = new AbortController();
+    const stream = generate(registry, request({ maxTokens: 50, ignoreEos: true, signal: controller.signal }));
+    await stream.next();
+    controller.abort();
+    let step = await stream.next();
+    while (!step.done) step = await stream.next();
+    expect(step.value).toEqual({ reason: "abort" });
   });
 
   it("evicts the least recently used idle model beyond maxModels", async () => {

@@ -18,8 +18,18 @@ export interface GenerateRequest {
   sampling?: SamplingParams;
   /** Constrain the output to a JSON schema or a GBNF grammar. */
   grammar?: GrammarSpec;
-  /** Tokens that end generation, not emitted (default: the model's end-of-generation tokens). */
+  /** Tokens that end generation, not emitted, besides the model's end-of-generation tokens. */
   stopTokens?: readonly number[];
+  /** Do not stop at the model's end-of-generation tokens. */
+  ignoreEos?: boolean;
+  /** Stop tokens are masked until this many tokens have been produced. */
+  minTokens?: number;
+  /** How many most likely alternatives (with log-probabilities) to report per token. */
+  topLogprobs?: number;
+  /** Include special tokens' text in the output (default: omit it). */
+  renderSpecialTokens?: boolean;
+  /** Ends generation early (a client that went away). */
+  signal?: AbortSignal;
 }
 
 export interface GeneratedToken {
@@ -28,11 +38,24 @@ export interface GeneratedToken {
   logprob: number;
   /** Text this token completes; "" while a multi-byte character is still incomplete. */
   text: string;
+  /** The most likely tokens at this step, most likely first (with `topLogprobs`). */
+  top?: TokenLogprob[];
 }
 
-export type FinishReason = "stop" | "length";
+export interface TokenLogprob {
+  token: number;
+  logprob: number;
+}
 
-export async function* generate(registry: ModelRegistry, request: GenerateRequest): AsyncGenerator<GeneratedToken, FinishReason> {
+export type FinishReason = "stop" | "length" | "abort";
+
+export interface Finish {
+  reason: FinishReason;
+  /** The stop token that ended generation, when one did. */
+  stopToken?: number;
+}
+
+export async function* generate(registry: ModelRegistry, request: GenerateRequest): AsyncGenerator<GeneratedToken, Finish> {
   const prompt = request.promptTokens;
   if (prompt.length === 0) throw new Error("generate: empty prompt");
   const lease = await registry.lease(request.model, request.adapter, prompt);
@@ -40,20 +63,33 @@ export async function* generate(registry: ModelRegistry, request: GenerateReques
     const { model, sequence } = lease;
     if (prompt.length >= sequence.contextSize) throw new Error(`generate: prompt of ${prompt.length} tokens fills the context (${sequence.contextSize})`);
     const grammar = request.grammar && (await GrammarConstraint.create(model, request.grammar));
-    const isStop = request.stopTokens ? (t: number) => request.stopTokens!.includes(t) : (t: number) => model.isEogToken(t as Token);
+    const extraStops = new Set(request.stopTokens ?? []);
+    const isStop = (t: number) => extraStops.has(t) || (!request.ignoreEos && model.isEogToken(t as Token));
     const sampler = new Sampler(request.sampling ?? {}, prompt);
-    const text = new TextStream(model);
+    const text = new TextStream(model, request.renderSpecialTokens ?? false);
+    const minTokens = request.minTokens ?? 0;
+    const topLogprobs = request.topLogprobs ?? 0;
 
     let logits = await nextTokenLogits(sequence, await tokensToEvaluate(sequence, prompt));
     for (let produced = 0; produced < request.maxTokens; produced++) {
-      const token = sampler.sample(logits, grammar?.isAllowed);
-      if (isStop(token)) return "stop";
+      if (request.signal?.aborted) return { reason: "abort" };
+      const early = produced < minTokens;
+      const isAllowed =
+        early || grammar ? (t: number) => !(early && isStop(t)) && (grammar?.isAllowed(t) ?? true) : undefined;
+      const token = sampler.sample(logits, isAllowed);
+      if (isStop(token)) return { reason: "stop", stopToken: token };
       grammar?.accept(token);
-      yield { token, logprob: logSoftmaxAt(logits, token), text: text.push(token) };
-      if (sequence.nextTokenIndex + 1 >= sequence.contextSize) return "length";
+      const logprobs = logSoftmax(logits);
+      yield {
+        token,
+        logprob: logprobs[token],
+        text: text.push(token),
+        ...(topLogprobs > 0 && { top: mostLikely(logprobs, topLogprobs) }),
+      };
+      if (sequence.nextTokenIndex + 1 >= sequence.contextSize) return { reason: "length" };
       logits = await nextTokenLogits(sequence, [token]);
     }
-    return "length";
+    return { reason: "length" };
   } finally {
     lease.release();
   }
@@ -64,13 +100,14 @@ export interface GenerationResult {
   logprobs: number[];
   text: string;
   finishReason: FinishReason;
+  stopToken?: number;
 }
 
 export async function generateText(registry: ModelRegistry, request: GenerateRequest): Promise<GenerationResult> {
   const result: GenerationResult = { tokens: [], logprobs: [], text: "", finishReason: "length" };
   const stream = generate(registry, request);
   for (let step = await stream.next(); ; step = await stream.next()) {
-    if (step.done) return { ...result, finishReason: step.value };
+    if (step.done) return { ...result, finishReason: step.value.reason, stopToken: step.value.stopToken };
     result.tokens.push(step.value.token);
     result.logprobs.push(step.value.logprob);
     result.text += step.value.text;
@@ -85,12 +122,30 @@ async function tokensToEvaluate(sequence: LlamaContextSequence, prompt: readonly
   return prompt.slice(keep);
 }
 
-function logSoftmaxAt(logits: Float32Array, token: number): number {
+/** log p of every token under the raw logits (temperature 1, before any penalty or mask). */
+export function logSoftmax(logits: Float32Array): Float64Array {
   let max = -Infinity;
   for (const l of logits) if (l > max) max = l;
   let sum = 0;
   for (const l of logits) sum += Math.exp(l - max);
-  return logits[token] - max - Math.log(sum);
+  const logZ = max + Math.log(sum);
+  const out = new Float64Array(logits.length);
+  for (let t = 0; t < logits.length; t++) out[t] = logits[t] - logZ;
+  return out;
+}
+
+/** The k most likely tokens, most likely first (ties by id). */
+export function mostLikely(logprobs: Float64Array, k: number): TokenLogprob[] {
+  const top: TokenLogprob[] = [];
+  for (let token = 0; token < logprobs.length; token++) {
+    const logprob = logprobs[token];
+    if (top.length === k && logprob <= top[k - 1].logprob) continue;
+    let i = Math.min(top.length, k - 1);
+    while (i > 0 && top[i - 1].logprob < logprob) i--;
+    top.splice(i, 0, { token, logprob });
+    if (top.length > k) top.pop();
+  }
+  return top;
 }
 
 /** Detokenizes incrementally, holding tokens back while they end in an incomplete UTF-8 character. */
@@ -98,11 +153,14 @@ class TextStream {
   private pending: Token[] = [];
   private readonly previous: Token[] = [];
 
-  constructor(private readonly model: LlamaModel) {}
+  constructor(
+    private readonly model: LlamaModel,
+    private readonly renderSpecialTokens: boolean,
+  ) {}
 
   push(token: number): string {
     this.pending.push(token as Token);
-    const text = this.model.detokenize(this.pending, false, this.previous);
+    const text = this.model.detokenize(this.pending, this.renderSpecialTokens, this.previous);
     const incomplete = text.endsWith("\uFFFD") && this.pending.length < 4; // UTF-8 characters span ≤ 4 bytes
     if (incomplete) return "";
     this.previous.push(...this.pending);
