@@ -6,6 +6,12 @@ import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
 
+/** Only paths of this site: an absolute or protocol-relative URL here would be an open redirect. */
+function safeCallback(value: string | null): string {
+  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return "/";
+  return value;
+}
+
 export function LoginForm() {
   const router = useRouter();
   const params = useSearchParams();
@@ -27,7 +33,7 @@ export function LoginForm() {
       setError("Wrong username, email or password.");
       return;
     }
-    router.replace(params.get("callbackUrl") ?? "/");
+    router.replace(safeCallback(params.get("callbackUrl")));
     router.refresh();
   }
 

@@ -2,6 +2,7 @@ import type { AuthOptions } from "next-auth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { authenticatePassword } from "@/lib/auth/authenticate";
 import { getAuthSecret } from "@/lib/auth/secret";
+import { getDb } from "@/lib/db/client";
 
 // Console sign-in: next-auth Credentials (username or email + password), JWT sessions in
 // httpOnly SameSite=Lax cookies. The JWT's `sub` is the user id; route handlers decode it
@@ -25,6 +26,7 @@ export async function getAuthOptions(): Promise<AuthOptions> {
           if (!credentials?.login || !credentials.password) return null;
           const principal = await authenticatePassword(credentials.login, credentials.password);
           if (!principal) return null;
+          await getDb().user.update({ where: { id: principal.user.id }, data: { lastLoginAt: new Date() } });
           return { id: principal.user.id, name: principal.user.username, email: principal.user.email };
         },
       }),
@@ -33,6 +35,10 @@ export async function getAuthOptions(): Promise<AuthOptions> {
       jwt({ token, user }) {
         if (user) token.sub = user.id;
         return token;
+      },
+      session({ session, token }) {
+        if (session.user && token.sub) session.user.id = token.sub;
+        return session;
       },
     },
   };
