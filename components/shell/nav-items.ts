@@ -1,0 +1,30 @@
+import { BarChart3, Boxes, FlaskConical, Inbox, ListChecks, PenLine, type LucideIcon } from "lucide-react";
+import type { Role } from "@/components/identity/queries";
+
+// The console's areas. Annotators see only the annotation area (contract.md: roles).
+
+export interface NavItem {
+  href: string;
+  label: string;
+  icon: LucideIcon;
+}
+
+export const TEAM_NAV: NavItem[] = [
+  { href: "/playground", label: "Playground", icon: FlaskConical },
+  { href: "/models", label: "Models", icon: Boxes },
+  { href: "/jobs", label: "Jobs", icon: ListChecks },
+  { href: "/stats", label: "Stats", icon: BarChart3 },
+  { href: "/queues", label: "Queues", icon: Inbox },
+];
+
+export const ANNOTATE_NAV: NavItem = { href: "/annotate", label: "Annotate", icon: PenLine };
+
+export const navFor = (role: Role): NavItem[] => (role === "annotator" ? [ANNOTATE_NAV] : [...TEAM_NAV, ANNOTATE_NAV]);
+
+/** Paths an annotator may open; everything else sends them to /annotate. */
+export const ANNOTATOR_PATHS = ["/annotate", "/settings/account"];
+
+export const isAnnotatorPath = (pathname: string) =>
+  ANNOTATOR_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`));
+
+export const landingPath = (role: Role) => (role === "annotator" ? "/annotate" : "/playground");
