@@ -1,0 +1,130 @@
+"use client";
+
+import { KeyRound } from "lucide-react";
+import { useState } from "react";
+import { Badge } from "@/components/ui/badge";
+import { Button } from "@/components/ui/button";
+import { Panel } from "@/components/ui/panel";
+import { QueryError } from "@/components/ui/query-error";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { TableSkeleton } from "@/components/ui/skeleton";
+import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { CreateApiKeyDialog } from "@/components/api-keys/create-api-key-dialog";
+import { RevokeApiKeyDialog } from "@/components/api-keys/revoke-api-key-dialog";
+import { useApiKeys, type ApiKey } from "@/components/identity/queries";
+
+function KeyRow({ apiKey }: { apiKey: ApiKey }) {
+  const revoked = apiKey.revoked_at !== null;
+  return (
+    <Tr className={revoked ? "text-zinc-400" : ""}>
+      <Td className="font-medium text-zinc-900">
+        <span className={revoked ? "text-zinc-400 line-through" : ""}>{apiKey.name}</span>
+      </Td>
+      <Td>
+        <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">{apiKey.prefix}…</code>
+      </Td>
+      <Td>{apiKey.team ? <Badge tone="blue">{apiKey.team}</Badge> : <span className="text-zinc-500">All my teams</span>}</Td>
+      <Td className="text-zinc-500">
+        <RelativeTime iso={apiKey.created_at} />
+      </Td>
+      <Td className="text-zinc-500">
+        <RelativeTime iso={apiKey.last_used_at} fallback="Never" />
+      </Td>
+      <Td className="text-right">
+        {revoked ? (
+          <span className="text-xs text-zinc-500">
+            Revoked <RelativeTime iso={apiKey.revoked_at} />
+          </span>
+        ) : (
+          <RevokeApiKeyDialog apiKey={apiKey} />
+        )}
+      </Td>
+    </Tr>
+  );
+}
+
+function EmptyKeys({ origin }: { origin: string }) {
+  return (
+    <div className="flex flex-col items-center px-6 py-12 text-center">
+      <span className="flex size-10 items-center justify-center rounded-lg bg-zinc-100 text-zinc-500">
+        <KeyRound className="size-5" aria-hidden />
+      </span>
+      <h3 className="mt-3 text-sm font-semibold text-zinc-900">No API keys yet</h3>
+      <p className="mt-1 max-w-sm text-sm text-zinc-500">
+        Create a key for each program or person that calls {origin}/v1: it acts with your role in your teams.
+      </p>
+      <div className="mt-4">
+        <CreateApiKeyDialog origin={origin} />
+      </div>
+    </div>
+  );
+}
+
+export function ApiKeysPanel({ origin }: { origin: string }) {
+  const [includeRevoked, setIncludeRevoked] = useState(false);
+  const keys = useApiKeys({ includeRevoked });
+
+  return (
+    <div className="space-y-5">
+      <div className="flex items-start justify-between gap-6">
+        <p className="max-w-2xl text-sm text-zinc-500">
+          Keys let programs call the API as you, with your role in each team: send{" "}
+          <code className="font-mono text-xs text-zinc-700">Authorization: Bearer &lt;key&gt;</code>, or Basic auth{" "}
+          <code className="font-mono text-xs text-zinc-700">api:&lt;key&gt;</code> on feedback and annotation routes.
+        </p>
+        <CreateApiKeyDialog origin={origin} />
+      </div>
+      <Panel
+        title="Your API keys"
+        actions={
+          <label className="flex cursor-pointer items-center gap-2 text-xs text-zinc-600">
+            <input
+              type="checkbox"
+              className="size-3.5 rounded border-zinc-300 accent-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600"
+              checked={includeRevoked}
+              onChange={(event) => setIncludeRevoked(event.target.checked)}
+            />
+            Show revoked
+          </label>
+        }
+      >
+        {keys.isPending ? (
+          <TableSkeleton label="Loading API keys" />
+        ) : keys.isError ? (
+          <QueryError what="your API keys" error={keys.error} retry={() => void keys.refetch()} />
+        ) : keys.data.length === 0 ? (
+          <EmptyKeys origin={origin} />
+        ) : (
+          <>
+            <Table label="API keys">
+              <THead>
+                <tr>
+                  <Th>Name</Th>
+                  <Th>Key</Th>
+                  <Th>Scope</Th>
+                  <Th>Created</Th>
+                  <Th>Last used</Th>
+                  <Th className="text-right">
+                    <span className="sr-only">Actions</span>
+                  </Th>
+                </tr>
+              </THead>
+              <tbody>
+                {keys.data.map((key) => (
+                  <KeyRow key={key.id} apiKey={key} />
+                ))}
+              </tbody>
+            </Table>
+            {keys.hasNextPage && (
+              <div className="border-t border-zinc-100 p-3 text-center">
+                <Button variant="secondary" size="sm" onClick={() => void keys.fetchNextPage()} disabled={keys.isFetchingNextPage}>
+                  {keys.isFetchingNextPage ? "Loading…" : "Load more"}
+                </Button>
+              </div>
+            )}
+          </>
+        )}
+      </Panel>
+    </div>
+  );
+}
