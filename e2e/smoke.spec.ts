@@ -37,7 +37,8 @@ test("the admin signs in with the keyboard and lands in the console", async ({ p
   await page.keyboard.press("Tab");
   await page.keyboard.type(E2E_ADMIN.password);
   await page.keyboard.press("Enter");
-  await expect(page.getByRole("heading", { name: `Welcome to Anneal, ${E2E_ADMIN.username}` })).toBeVisible();
+  await expect(page).toHaveURL(/\/playground$/);
+  await expect(page.getByRole("heading", { name: "Playground", level: 1 })).toBeVisible();
   // The console's cookie session reaches the API the same way programmatic clients do.
   const me = await page.request.get("/v1/me");
   expect(await me.json()).toMatchObject({ auth: "session", user: { username: E2E_ADMIN.username } });
