@@ -1,0 +1,25 @@
+// Which vocabulary id a Choice's logprobs entry stands for. Never re-tokenize the text: a token's
+// text can encode to zero or several ids, which would misalign the sampler's logprobs.
+import { BYTE_TO_CHAR } from "@/lib/engine/tokenizer/byte-alphabet";
+import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
+import type { TokenLogprob } from "./schemas";
+
+const TOKEN_ID = /^token_id:(\d+)$/;
+
+const spell = (bytes: Iterable<number>) => Array.from(bytes, (b) => BYTE_TO_CHAR[b]).join("");
+
+/**
+ * "token_id:<id>" gives the id; otherwise the entry's `bytes` (when given) or its text is looked up
+ * as one vocabulary entry: by its UTF-8 bytes spelled in the byte alphabet, then (for clients that
+ * send the vocabulary's own strings, as ART's fallback does) as a raw token string. Undefined when
+ * nothing matches or the id is outside the vocabulary.
+ */
+export function lookupChoiceToken(tokenizer: Tokenizer, entry: TokenLogprob): number | undefined {
+  const byId = TOKEN_ID.exec(entry.token);
+  if (byId) {
+    const id = Number(byId[1]);
+    return id < tokenizer.vocabSize ? id : undefined;
+  }
+  if (entry.bytes) return tokenizer.tokenId(spell(entry.bytes));
+  return tokenizer.tokenId(spell(new TextEncoder().encode(entry.token))) ?? tokenizer.tokenId(entry.token);
+}

@@ -1,0 +1,67 @@
+// Packs tokenized trajectories into micro-batches: one history per row, right-padded to the longest
+// row, up to maxRows rows; one micro-batch is one gradient step. A trajectory's histories always
+// share a micro-batch, because a sequence-level ratio couples all of a trajectory's tokens.
+// Per-position arrays describe the *target* at that position (the token the model predicts there).
+import { conversationRows } from "@/lib/engine/pretrain/packed-batch";
+import type { TokenBatch } from "@/lib/engine/model/llama-model";
+import type { TokenizedHistory } from "./tokenize-trajectory";
+
+export interface RlTrajectory {
+  histories: TokenizedHistory[];
+  advantage: number;
+  /** Token weight (token-weights.ts), the same on every trainable token of the trajectory. */
+  weight: number;
+}
+
+export interface RlMicroBatch extends TokenBatch {
+  /** [M] 1 where the target is a trainable token (m_t). */
+  mask: Float32Array;
+  /** [M] the sampler's log π_old of the target; NaN where unknown. */
+  oldLogprobs: Float32Array;
+  /** [M] the trajectory's advantage. */
+  advantages: Float32Array;
+  /** [M] the trajectory's token weight w_t. */
+  weights: Float32Array;
+  /** [M] which of this micro-batch's trajectories the position belongs to; −1 on padding. */
+  segments: Int32Array;
+  numTrajectories: number;
+}
+
+export function buildMicroBatches(trajectories: readonly RlTrajectory[], maxRows: number, padId: number): RlMicroBatch[] {
+  const batches: RlMicroBatch[] = [];
+  let pending: RlTrajectory[] = [];
+  let rows = 0;
+  for (const t of trajectories) {
+    if (pending.length > 0 && rows + t.histories.length > maxRows) {
+      batches.push(microBatch(pending, padId));
+      pending = [];
+      rows = 0;
+    }
+    pending.push(t);
+    rows += t.histories.length;
+  }
+  if (pending.length > 0) batches.push(microBatch(pending, padId));
+  return batches;
+}
+
+function microBatch(trajectories: readonly RlTrajectory[], padId: number): RlMicroBatch {
+  const rows = trajectories.flatMap((t, segment) => t.histories.map((h) => ({ h, t, segment })));
+  const { tokens, targets, weights: mask, batchSize, seqLen: T } = conversationRows(
+    rows.map(({ h }) => ({ ids: h.ids, assistantMask: h.trainable })), padId, "assistant",
+  );
+  const M = batchSize * T;
+  const oldLogprobs = new Float32Array(M).fill(NaN);
+  const advantages = new Float32Array(M);
+  const weights = new Float32Array(M);
+  const segments = new Int32Array(M).fill(-1);
+  rows.forEach(({ h, t, segment }, r) => {
+    for (let i = 0; i + 1 < h.ids.length; i++) {
+      const at = r * T + i;
+      oldLogprobs[at] = h.oldLogprobs[i + 1];
+      advantages[at] = t.advantage;
+      weights[at] = t.weight;
+      segments[at] = segment;
+    }
+  });
+  return { tokens, targets, batchSize, seqLen: T, mask, oldLogprobs, advantages, weights, segments, numTrajectories: trajectories.length };
+}
