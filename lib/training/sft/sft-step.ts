@@ -1,0 +1,45 @@
+// One SFT gradient step: the batch's conversations one per row, mean cross-entropy over their
+// assistant tokens, backward, clipping and AdamW at the batch's learning rate (the engine's
+// trainStep). Returns the gradient_step event's data (numbers only).
+import type { AdamW } from "@/lib/engine/model/adamw";
+import type { LlamaModel } from "@/lib/engine/model/llama-model";
+import { conversationRows } from "@/lib/engine/pretrain/packed-batch";
+import { trainStep } from "@/lib/engine/pretrain/train-step";
+import { END_OF_TEXT, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
+import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
+import type { GradientStepMetrics } from "../rl/rl-step";
+
+export interface SftStepOptions {
+  model: LlamaModel;
+  optimizer: AdamW;
+  tokenizer: Tokenizer;
+  conversations: readonly EncodedChat[];
+  learningRate: number;
+  /** 1-based index of this step within the job. */
+  step: number;
+  maxGradNorm?: number;
+}
+
+export function sftStep(o: SftStepOptions): GradientStepMetrics {
+  const batch = conversationRows(o.conversations, o.tokenizer.tokenId(END_OF_TEXT)!, "assistant");
+  const { loss, gradNorm, updated } = trainStep(o.model, o.optimizer, batch, o.learningRate, o.maxGradNorm ?? 1);
+  if (!updated) throw new Error(`SFT step ${o.step}: the gradient is not finite; the weights were left unchanged`);
+  return {
+    step: o.step,
+    loss,
+    grad_norm: gradNorm,
+    learning_rate: o.learningRate,
+    num_trajectories: o.conversations.length,
+    num_trainable_tokens: batch.weights.reduce((a, b) => a + b, 0),
+  };
+}
+
+/** Every step of an SFT job in order: batch k is examples [k·b, (k+1)·b) at learningRates[k]. */
+export function* sftSteps(
+  model: LlamaModel, optimizer: AdamW, tokenizer: Tokenizer, examples: readonly EncodedChat[], plan: { batchSize: number; learningRates: readonly number[] },
+): Generator<GradientStepMetrics> {
+  for (const [k, learningRate] of plan.learningRates.entries()) {
+    const conversations = examples.slice(k * plan.batchSize, (k + 1) * plan.batchSize);
+    yield sftStep({ model, optimizer, tokenizer, conversations, learningRate, step: k + 1 });
+  }
+}
