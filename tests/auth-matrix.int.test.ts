@@ -19,6 +19,7 @@ interface World {
 interface Request {
   path: string;
   body?: unknown;
+  headers?: Record<string, string>;
 }
 
 interface Case {
@@ -87,6 +88,15 @@ const CASES: Record<string, (w: World) => Case> = {
     foreign: { path: "/v1/api-keys", body: { name: "k", team: w.other.name } },
     forbidden: null,
   }),
+  createChatCompletion: (w) => {
+    const messages = [{ role: "user", content: "hi" }];
+    return {
+      valid: { path: "/v1/chat/completions", body: { messages } },
+      foreign: { path: "/v1/chat/completions", body: { messages, model: `${w.other.name}/default/some-model` } },
+      forbidden: { as: "annotator", path: "/v1/chat/completions", body: { messages }, headers: { "svc-project": `${w.team.name}/evals` } },
+    };
+  },
+  listModels: () => ({ valid: { path: "/v1/models" }, foreign: null, forbidden: null }),
   revokeApiKey: (w) => ({
     valid: { path: `/v1/api-keys/${w.otherKeyId}` },
     foreign: { path: `/v1/api-keys/${w.otherKeyId}` },
@@ -155,14 +165,14 @@ describe.each(protectedOps.map((op): [string, Operation] => [`${op.method} ${op.
   it("404 for another team's resource", async () => {
     const foreign = theCase().foreign;
     if (!foreign) return; // the route addresses only the caller's own data
-    const response = await api(op.method, foreign.path, { body: foreign.body, bearer: world.team.admin.key });
+    const response = await api(op.method, foreign.path, { body: foreign.body, headers: foreign.headers, bearer: world.team.admin.key });
     expect(response.status).toBe(404);
   });
 
   it("403 for a role without permission", async () => {
     const forbidden = theCase().forbidden;
     if (!forbidden) return;
-    const response = await api(op.method, forbidden.path, { body: forbidden.body, bearer: callerKey(forbidden.as) });
+    const response = await api(op.method, forbidden.path, { body: forbidden.body, headers: forbidden.headers, bearer: callerKey(forbidden.as) });
     expect(response.status).toBe(403);
     expect((await response.json()).detail).toEqual(expect.any(String));
   });

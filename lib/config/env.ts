@@ -18,6 +18,9 @@ const envSchema = z.object({
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   NEXTAUTH_URL: z.string().url().optional(),
   ANNEAL_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
+  ANNEAL_MODELS_FILE: z.string().min(1).optional(),
+  ANNEAL_DEFAULT_MODEL: z.string().min(1).optional(),
+  ANNEAL_INFERENCE_QUEUE: z.coerce.number().int().min(0).default(64),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -24,6 +24,9 @@ export interface GenerateRequest {
   ignoreEos?: boolean;
   /** Stop tokens are masked until this many tokens have been produced. */
   minTokens?: number;
+  /** Token sequences that must not be generated: a sequence's last token is masked whenever the
+   *  output ends with the rest of it. */
+  bannedSequences?: readonly (readonly number[])[];
   /** How many most likely alternatives (with log-probabilities) to report per token. */
   topLogprobs?: number;
   /** Include special tokens' text in the output (default: omit it). */
@@ -70,15 +73,21 @@ export async function* generate(registry: ModelRegistry, request: GenerateReques
     const minTokens = request.minTokens ?? 0;
     const topLogprobs = request.topLogprobs ?? 0;
 
+    const output: number[] = [];
+
     let logits = await nextTokenLogits(sequence, await tokensToEvaluate(sequence, prompt));
     for (let produced = 0; produced < request.maxTokens; produced++) {
       if (request.signal?.aborted) return { reason: "abort" };
       const early = produced < minTokens;
+      const banned = bannedNext(request.bannedSequences ?? [], output);
       const isAllowed =
-        early || grammar ? (t: number) => !(early && isStop(t)) && (grammar?.isAllowed(t) ?? true) : undefined;
+        early || grammar || banned.size > 0
+          ? (t: number) => !banned.has(t) && !(early && isStop(t)) && (grammar?.isAllowed(t) ?? true)
+          : undefined;
       const token = sampler.sample(logits, isAllowed);
       if (isStop(token)) return { reason: "stop", stopToken: token };
       grammar?.accept(token);
+      output.push(token);
       const logprobs = logSoftmax(logits);
       yield {
         token,
@@ -120,6 +129,18 @@ async function tokensToEvaluate(sequence: LlamaContextSequence, prompt: readonly
   const keep = Math.min(commonPrefixLength(sequence.contextTokens, prompt), prompt.length - 1);
   if (sequence.nextTokenIndex > keep) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
   return prompt.slice(keep);
+}
+
+/** The tokens that would complete a banned sequence after `output`. */
+function bannedNext(sequences: readonly (readonly number[])[], output: readonly number[]): Set<number> {
+  const banned = new Set<number>();
+  for (const s of sequences) {
+    if (s.length === 0 || s.length - 1 > output.length) continue;
+    let matches = true;
+    for (let i = 0; i < s.length - 1 && matches; i++) matches = output[output.length - (s.length - 1) + i] === s[i];
+    if (matches) banned.add(s[s.length - 1]);
+  }
+  return banned;
 }
 
 /** log p of every token under the raw logits (temperature 1, before any penalty or mask). */

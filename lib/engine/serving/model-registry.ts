@@ -90,6 +90,16 @@ export class ModelRegistry {
     }
   }
 
+  /** The loaded model (loaded on first use), e.g. to tokenize a prompt before leasing a sequence. */
+  model(modelPath: string): Promise<LlamaModel> {
+    return this.modelEntry(modelPath).model;
+  }
+
+  /** The context length sequences of `model` get. */
+  contextSize(model: LlamaModel): number {
+    return Math.min(model.trainContextSize, this.limits.maxContextSize);
+  }
+
   /** Disposes every context and model (waiting for evictions already under way). */
   async dispose(): Promise<void> {
     this.models.clear();
@@ -129,7 +139,7 @@ export class ModelRegistry {
     // llama.cpp's logprobs equal the trainer's (3.7e-6 apart, vs 1e-2 with the defaults).
     const exact = Number(model.fileInfo.metadata.general.file_type) === 0;
     return {
-      contextSize: Math.min(model.trainContextSize, this.limits.maxContextSize),
+      contextSize: this.contextSize(model),
       sequences: this.limits.sequencesPerContext,
       threads: 1, // more threads per context collapse throughput on small CPUs; concurrency comes from sequences
       ...(exact && { flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" }),

@@ -1,0 +1,79 @@
+import fs from "node:fs";
+import path from "node:path";
+import { z } from "zod";
+import { getEnv } from "@/lib/config/env";
+import { AppError } from "@/lib/http/errors";
+
+// The base models this instance serves: the shipped tiny-chat (trainable by Anneal's own engine)
+// and GGUF files the operator lists in ANNEAL_MODELS_FILE. ANNEAL_DEFAULT_MODEL names the one a
+// request without `model` gets (else the first listed).
+
+export interface BaseModel {
+  name: string;
+  /** Absolute path of the GGUF file. */
+  gguf: string;
+  /** Anneal's embedded trainer can fine-tune it. */
+  trainable: boolean;
+  description: string;
+  /** Declared defaults for `learning_rate: null` (trainable models). */
+  learningRates?: { rl: number; sft: number };
+}
+
+export const SHIPPED_MODEL: BaseModel = {
+  name: "anneal/tiny-chat",
+  gguf: path.resolve(process.cwd(), "models/tiny-chat.gguf"),
+  trainable: true,
+  description: "Anneal's own ~2M-parameter chat model (models/README.md), fully fine-tunable on CPU",
+  learningRates: { rl: 1e-4, sft: 3e-4 },
+};
+
+const modelsFileSchema = z.array(
+  z.object({
+    name: z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "letters, digits, . _ - and /"),
+    gguf: z.string().min(1),
+    description: z.string().default(""),
+    /** Only for llama-architecture F32 GGUFs written by Anneal (e.g. an exported checkpoint). */
+    trainable: z.boolean().default(false),
+    learning_rates: z.object({ rl: z.number().positive(), sft: z.number().positive() }).optional(),
+  }),
+);
+
+function readModelsFile(file: string): BaseModel[] {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch (error) {
+    throw new AppError("unavailable", `ANNEAL_MODELS_FILE ${file} cannot be read as JSON: ${(error as Error).message}`);
+  }
+  const result = modelsFileSchema.safeParse(parsed);
+  if (!result.success) {
+    throw new AppError("unavailable", `ANNEAL_MODELS_FILE ${file}: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+  }
+  const dir = path.dirname(path.resolve(file));
+  return result.data.map((m) => ({
+    name: m.name,
+    gguf: path.resolve(dir, m.gguf),
+    trainable: m.trainable,
+    description: m.description || `GGUF model ${path.basename(m.gguf)}`,
+    ...(m.learning_rates && { learningRates: m.learning_rates }),
+  }));
+}
+
+export interface Catalogue {
+  models: BaseModel[];
+  defaultModel: BaseModel | undefined;
+}
+
+/** The catalogue, in listing order; files are checked when a model is loaded, not here. */
+export function baseModelCatalogue(): Catalogue {
+  const env = getEnv();
+  const models = [
+    ...(fs.existsSync(SHIPPED_MODEL.gguf) ? [SHIPPED_MODEL] : []),
+    ...(env.ANNEAL_MODELS_FILE ? readModelsFile(env.ANNEAL_MODELS_FILE) : []),
+  ];
+  const defaultModel = env.ANNEAL_DEFAULT_MODEL ? models.find((m) => m.name === env.ANNEAL_DEFAULT_MODEL) : models[0];
+  if (env.ANNEAL_DEFAULT_MODEL && !defaultModel) {
+    throw new AppError("unavailable", `ANNEAL_DEFAULT_MODEL '${env.ANNEAL_DEFAULT_MODEL}' is not a listed base model (${models.map((m) => m.name).join(", ") || "none"}).`);
+  }
+  return { models, defaultModel };
+}

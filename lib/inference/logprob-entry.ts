@@ -1,0 +1,40 @@
+import type { LlamaModel, Token } from "node-llama-cpp";
+import type { TokenLogprob } from "@/lib/engine/serving/generate";
+
+// `logprobs.content[i]` entries (vLLM): the token as text or `token_id:<id>`, its raw log-softmax
+// floored at -9999, its UTF-8 bytes, and the most likely alternatives.
+
+export const LOGPROB_FLOOR = -9999;
+
+export interface LogprobEntry {
+  token: string;
+  logprob: number;
+  bytes: number[];
+  top_logprobs: { token: string; logprob: number; bytes: number[] }[];
+}
+
+export class LogprobFormatter {
+  constructor(
+    private readonly model: LlamaModel,
+    private readonly asTokenIds: boolean,
+  ) {}
+
+  private describe(token: number, logprob: number) {
+    const text = this.model.detokenize([token as Token], true);
+    return {
+      token: this.asTokenIds ? `token_id:${token}` : text,
+      logprob: Math.max(logprob, LOGPROB_FLOOR),
+      bytes: [...Buffer.from(this.asTokenIds ? `token_id:${token}` : text, "utf8")],
+    };
+  }
+
+  entry(token: number, logprob: number, top: readonly TokenLogprob[] = []): LogprobEntry {
+    // The main entry's bytes are the token's own even in token-id form (vLLM's quirk, kept).
+    const text = this.model.detokenize([token as Token], true);
+    return {
+      ...this.describe(token, logprob),
+      bytes: [...Buffer.from(text, "utf8")],
+      top_logprobs: top.map((t) => this.describe(t.token, t.logprob)),
+    };
+  }
+}

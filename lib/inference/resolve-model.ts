@@ -1,0 +1,71 @@
+import path from "node:path";
+import { dataPaths } from "@/lib/config/paths";
+import type { Principal } from "@/lib/auth/principal";
+import { resolveTeamAccess } from "@/lib/auth/team-access";
+import { getDb } from "@/lib/db/client";
+import type { AdapterRef } from "@/lib/engine/serving/model-registry";
+import { AppError } from "@/lib/http/errors";
+import { baseModelCatalogue, type BaseModel } from "@/lib/inference/base-models";
+
+// An inference name → the weights that serve it (contract.md "Inference names"): a base model's
+// name; `entity/project/name` (its newest checkpoint) or `entity/project/name:stepN` (step 0 = the
+// base model), also behind any `<scheme>-artifact:///` prefix (ART sends wandb-artifact:///…).
+
+export interface ResolvedModel {
+  /** The response's `model`. */
+  servedName: string;
+  base: BaseModel;
+  gguf: string;
+  adapter?: AdapterRef;
+  trained?: { modelId: string; step: number };
+}
+
+export function modelNotFound(name: string): AppError {
+  return new AppError("not_found", `The model \`${name}\` does not exist.`);
+}
+
+const ARTIFACT_PREFIX = /^[a-z][a-z0-9+.-]*-artifact:\/\/\/?\/?/i;
+const TRAINED_NAME = /^([^/:]+)\/([^/:]+)\/([^/:]+)(?::step(\d+))?$/;
+
+export async function resolveModel(principal: Principal, requested: string | undefined): Promise<ResolvedModel> {
+  const { models, defaultModel } = baseModelCatalogue();
+  if (requested === undefined) {
+    if (!defaultModel) throw new AppError("unavailable", "No base model is configured: ship models/tiny-chat.gguf or set ANNEAL_MODELS_FILE.");
+    return { servedName: defaultModel.name, base: defaultModel, gguf: defaultModel.gguf };
+  }
+  const base = models.find((m) => m.name === requested);
+  if (base) return { servedName: base.name, base, gguf: base.gguf };
+
+  const name = requested.replace(ARTIFACT_PREFIX, "");
+  const match = TRAINED_NAME.exec(name);
+  if (!match) throw modelNotFound(requested);
+  const [, entity, project, modelName, stepText] = match;
+  const access = await resolveTeamAccess(principal, entity, "use").catch((error: unknown) => {
+    if (error instanceof AppError && error.code === "not_found") throw modelNotFound(requested);
+    throw error;
+  });
+  const model = await getDb().model.findFirst({
+    where: { name: modelName, project: { name: project, teamId: access.team.id } },
+    select: { id: true, baseModel: true },
+  });
+  if (!model) throw modelNotFound(requested);
+  const modelBase = models.find((m) => m.name === model.baseModel);
+  if (!modelBase) throw new AppError("unavailable", `Base model '${model.baseModel}' of \`${name}\` is no longer configured on this instance.`);
+
+  const step = stepText === undefined ? undefined : Number(stepText);
+  const checkpoint =
+    step === 0
+      ? null
+      : await getDb().checkpoint.findFirst({
+          where: { modelId: model.id, ...(step === undefined ? {} : { step }) },
+          orderBy: { step: "desc" },
+          select: { step: true, file: true, format: true },
+        });
+  if (step !== undefined && step > 0 && !checkpoint) throw modelNotFound(requested);
+  const servedName = `${entity}/${project}/${modelName}:step${checkpoint?.step ?? 0}`;
+  if (!checkpoint) return { servedName, base: modelBase, gguf: modelBase.gguf, trained: { modelId: model.id, step: 0 } };
+  const file = path.resolve(dataPaths().checkpoints, checkpoint.file);
+  return checkpoint.format === "lora"
+    ? { servedName, base: modelBase, gguf: modelBase.gguf, adapter: { path: file }, trained: { modelId: model.id, step: checkpoint.step } }
+    : { servedName, base: modelBase, gguf: file, trained: { modelId: model.id, step: checkpoint.step } };
+}

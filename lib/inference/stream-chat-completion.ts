@@ -1,0 +1,114 @@
+import { log } from "@/lib/log";
+import type { ChatCompletionChunk } from "@/lib/inference/chat-response";
+import type { CompletionHeader } from "@/lib/inference/collect-choices";
+import { runChoices, type ChoicePlan } from "@/lib/inference/run-choices";
+import { AppError } from "@/lib/http/errors";
+
+// The streamed response, in vLLM's SSE sequence: a role chunk per choice (prompt_token_ids in the
+// first with return_token_ids), an echo chunk, delta chunks, a final chunk per choice with
+// finish_reason and stop_reason, a usage chunk with stream_options.include_usage, then [DONE] —
+// always, after an error too (sent in-stream as {"error": {...}}).
+
+interface StreamOptions {
+  plan: ChoicePlan;
+  header: CompletionHeader;
+  echo: string;
+  headers: Record<string, string>;
+  record: (output: unknown, completionTokens: number, status: "success" | "error" | "cancelled", error?: string) => void;
+  onDone: () => void;
+}
+
+const encoder = new TextEncoder();
+const sse = (data: unknown) => encoder.encode(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+
+export function streamChatCompletion({ plan, header, echo, headers, record, onDone }: StreamOptions): Response {
+  const { request } = plan;
+  const includeUsage = request.stream_options?.include_usage ?? false;
+  const continuous = includeUsage && (request.stream_options?.continuous_usage_stats ?? false);
+  const promptTokens = plan.promptTokens.length;
+  const completionTokens = new Array<number>(request.n).fill(0);
+  const texts = new Array<string>(request.n).fill("");
+  const finishes: { finish_reason: string; stop_reason: number | null }[] = [];
+  const abort = new AbortController();
+  plan.signal?.addEventListener("abort", () => abort.abort());
+  const streamPlan = { ...plan, signal: abort.signal };
+
+  const chunk = (choices: ChatCompletionChunk["choices"], index: number, extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({
+    id: header.id,
+    object: "chat.completion.chunk",
+    created: header.created,
+    model: header.model,
+    choices,
+    ...extra,
+    ...(continuous && { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens[index], total_tokens: promptTokens + completionTokens[index] } }),
+  });
+
+  const body = new ReadableStream<Uint8Array>({
+    async start(controller) {
+      let status: "success" | "error" | "cancelled" = "success";
+      let failure: string | undefined;
+      try {
+        for (let index = 0; index < request.n; index++) {
+          const first = index === 0 && request.return_token_ids ? { prompt_token_ids: plan.promptTokens } : {};
+          controller.enqueue(sse(chunk([{ index, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }], index, first)));
+          if (echo) {
+            texts[index] += echo;
+            controller.enqueue(sse(chunk([{ index, delta: { content: echo }, logprobs: null, finish_reason: null }], index)));
+          }
+        }
+        for await (const event of runChoices(streamPlan)) {
+          const i = event.index;
+          if (event.kind === "finish") {
+            finishes[i] = { finish_reason: event.finishReason, stop_reason: event.stopReason };
+            controller.enqueue(sse(chunk([{ index: i, delta: {}, logprobs: null, finish_reason: event.finishReason, stop_reason: event.stopReason }], i)));
+            continue;
+          }
+          completionTokens[i] += event.tokenIds.length;
+          texts[i] += event.text;
+          if (!event.text && event.logprobs.length === 0 && !request.return_token_ids) continue;
+          controller.enqueue(
+            sse(
+              chunk(
+                [{
+                  index: i,
+                  delta: { content: event.text },
+                  logprobs: event.logprobs.length > 0 ? { content: event.logprobs } : null,
+                  finish_reason: null,
+                  ...(request.return_token_ids && { token_ids: event.tokenIds }),
+                }],
+                i,
+              ),
+            ),
+          );
+        }
+        if (abort.signal.aborted) status = "cancelled";
+        const total = completionTokens.reduce((a, b) => a + b, 0);
+        if (includeUsage) {
+          controller.enqueue(sse({ id: header.id, object: "chat.completion.chunk", created: header.created, model: header.model, choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: total, total_tokens: promptTokens + total } }));
+        }
+      } catch (error) {
+        status = "error";
+        failure = (error as Error).message;
+        const appError = error instanceof AppError ? error : undefined;
+        if (!appError) log.error("chat completion stream failed", { error });
+        controller.enqueue(sse({ error: { message: appError ? appError.message : "Internal server error during generation.", type: appError?.code ?? "InternalServerError", param: null, code: appError?.status ?? 500 } }));
+      } finally {
+        onDone();
+        const total = completionTokens.reduce((a, b) => a + b, 0);
+        record({ choices: texts.map((content, index) => ({ index, message: { role: "assistant", content }, ...finishes[index] })) }, total, status, failure);
+        try {
+          controller.enqueue(sse("[DONE]"));
+          controller.close();
+        } catch {
+          // the client is gone
+        }
+      }
+    },
+    cancel() {
+      abort.abort(); // the client disconnected: stop generating
+    },
+  });
+  return new Response(body, {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", ...headers },
+  });
+}
