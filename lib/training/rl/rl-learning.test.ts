@@ -10,7 +10,8 @@ import { encodeChat, type ChatMessage } from "@/lib/engine/tokenizer/chatml";
 import { sftSteps } from "../sft/sft-step";
 import { byteTokenizer } from "../test-support/byte-tokenizer";
 import { sampleChoices } from "../test-support/sample-choices";
-import type { Choice, TrajectoryGroup } from "../trajectories/schemas";
+import { parseTrajectoryGroups } from "../trajectories/parse-trajectory-groups";
+import type { Choice } from "../trajectories/schemas";
 import { resolveRlConfig } from "./experimental-config";
 import { prepareRlJob } from "./prepare-rl-job";
 import { rlSteps } from "./rl-step";
@@ -33,9 +34,10 @@ describe("RL learning", () => {
     const rl = resolveRlConfig({ learning_rate: 3e-3 }, { defaultRlLearningRate: 1e-4, defaultSftLearningRate: 1e-4 });
     const optimizer = new AdamW(model.params, { weightDecay: 0 });
     for (let job = 0; job < 20; job++) {
-      const groups: TrajectoryGroup[] = Array.from({ length: 4 }, () => ({
-        trajectories: sample(8).map((choice) => ({ messages_and_choices: [...prompt, choice], reward: reward(choice), additional_histories: [] })),
-      }));
+      // As a client sends them: JSON, through the same parsing a stored job goes through.
+      const groups = parseTrajectoryGroups(JSON.parse(JSON.stringify(Array.from({ length: 4 }, () => ({
+        trajectories: sample(8).map((choice) => ({ messages_and_choices: [...prompt, choice], reward: reward(choice) })),
+      })))));
       const prepared = prepareRlJob({ groups, tokenizer, config: rl, maxRows: 32, contextLength: config.contextLength });
       for (const _ of rlSteps(model, optimizer, prepared, rl));
     }
