@@ -15,18 +15,26 @@ export function CreateApiKeyDialog({ origin }: { origin: string }) {
   const [open, setOpen] = useState(false);
   const create = useCreateApiKey();
   const { data: me } = useMe();
+  const [missingName, setMissingName] = useState(false);
   const fields = create.error instanceof ApiError ? create.error.fields : {};
+  const nameError = missingName ? "Give the key a name, e.g. what uses it." : fields.name;
 
   function onOpenChange(next: boolean) {
     setOpen(next);
-    if (!next) create.reset(); // the secret leaves memory with the dialog
+    if (!next) {
+      create.reset(); // the secret leaves memory with the dialog
+      setMissingName(false);
+    }
   }
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
     const team = String(form.get("team") ?? "");
-    create.mutate({ name: String(form.get("name") ?? ""), ...(team ? { team } : {}) });
+    const name = String(form.get("name") ?? "").trim();
+    setMissingName(!name);
+    if (!name) return;
+    create.mutate({ name, ...(team ? { team } : {}) });
   }
 
   return (
@@ -56,7 +64,8 @@ export function CreateApiKeyDialog({ origin }: { origin: string }) {
               autoFocus
               placeholder="e.g. training-runner"
               hint="What uses this key, so you recognise it later."
-              error={fields.name}
+              error={nameError}
+              onInput={() => setMissingName(false)}
             />
             <SelectField label="Scope" name="team" defaultValue="" error={fields.team} hint="A team-scoped key cannot reach your other teams.">
               <option value="">All my teams</option>

@@ -24,7 +24,7 @@ export function FeaturePlaceholder({ icon: Icon, title, description, emptyTitle,
     <>
       <PageHeader title={title} description={description} />
       <div className="grid items-start gap-5 lg:grid-cols-5">
-        <Panel className="lg:col-span-3">
+        <Panel className={snippet ? "lg:col-span-3" : "lg:col-span-5"}>
           <div className="flex flex-col items-center px-8 pt-12 pb-10 text-center">
             <span className="flex size-12 items-center justify-center rounded-xl bg-brand-50 text-brand-600 ring-1 ring-brand-100">
               <Icon className="size-6" aria-hidden />

@@ -13,11 +13,14 @@ import { ApiError, errorMessage } from "@/lib/client/api-fetch";
 export function CreateTeamDialog({ onCreated }: { onCreated: (name: string) => void }) {
   const [open, setOpen] = useState(false);
   const create = useCreateTeam();
+  const [missingName, setMissingName] = useState(false);
   const fields = create.error instanceof ApiError ? create.error.fields : {};
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const name = String(new FormData(event.currentTarget).get("name") ?? "").trim();
+    setMissingName(!name);
+    if (!name) return;
     create.mutate(name, {
       onSuccess: (team) => {
         setOpen(false);
@@ -31,7 +34,10 @@ export function CreateTeamDialog({ onCreated }: { onCreated: (name: string) => v
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
-        if (!next) create.reset();
+        if (!next) {
+          create.reset();
+          setMissingName(false);
+        }
       }}
     >
       <DialogTrigger asChild>
@@ -48,7 +54,8 @@ export function CreateTeamDialog({ onCreated }: { onCreated: (name: string) => v
             autoFocus
             placeholder="e.g. research"
             hint="Letters, digits, . _ - — it appears in project names like research/default."
-            error={fields.name}
+            error={missingName ? "Give the team a name." : fields.name}
+            onInput={() => setMissingName(false)}
           />
           {create.isError && !fields.name && <Alert>{errorMessage(create.error)}</Alert>}
           <DialogFooter>
