@@ -3,6 +3,9 @@
 // caller, so a group of equal rewards contributes nothing.
 
 export function computeGroupAdvantages(rewards: readonly number[], scaleRewards: boolean): number[] {
+  // A float mean of equal rewards can differ from them in the last bit (mean of three 0.7s is
+  // 0.7000000000000001), which scaling by 1/(0 + 1e-6) would turn into a trainable ~1e-10.
+  if (rewards.every((r) => r === rewards[0])) return rewards.map(() => 0);
   const { mean, std } = rewardStats(rewards);
   return rewards.map((r) => (scaleRewards ? (r - mean) / (std + 1e-6) : r - mean));
 }
