@@ -13,7 +13,7 @@ export const sftExampleSchema = z.looseObject({
   messages: z
     .array(messageOrChoiceSchema)
     .min(1, "messages must not be empty")
-    .refine((m) => isChoice(m[m.length - 1]) || m[m.length - 1].role === "assistant", "the last message must be from the assistant"),
+    .refine((m) => m.length === 0 || isChoice(m[m.length - 1]) || m[m.length - 1].role === "assistant", "the last message must be from the assistant"),
   tools: z.array(trajectoryToolSchema).nullish(),
 });
 export type SftExample = z.infer<typeof sftExampleSchema>;
