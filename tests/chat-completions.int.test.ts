@@ -49,6 +49,17 @@ describe("POST /v1/chat/completions", () => {
     expect(`${project.team.name}/${project.name}`).toBe(`${user.username}/default`);
   });
 
+  it("records calls whose text PostgreSQL cannot store as is (NUL), without losing the batch", async () => {
+    const nul = await complete({ model: "test/frozen", max_tokens: 3, ignore_eos: true, logit_bias: { "0": 100 } });
+    const plain = await complete({ model: "test/frozen", max_tokens: 2 });
+    expect(nul.body.choices[0].message.content).toBe("\u0000\u0000\u0000");
+    await flushCalls();
+    for (const response of [nul, plain]) {
+      const call = await getDb().call.findFirst({ where: { requestId: response.body.id.slice("chatcmpl-".length) } });
+      expect(call?.status).toBe("success");
+    }
+  });
+
   it("is reproducible with a seed, and n choices differ", async () => {
     const a = chatCompletionSchema.parse((await complete({ max_tokens: 12, seed: 42, ignore_eos: true })).body);
     const b = chatCompletionSchema.parse((await complete({ max_tokens: 12, seed: 42, ignore_eos: true })).body);
@@ -86,7 +97,8 @@ describe("POST /v1/chat/completions", () => {
     const stopped = chatCompletionSchema.parse((await complete({ max_tokens: 6, seed: 3, ignore_eos: true, return_token_ids: true, stop_token_ids: [third] })).body);
     const ids = stopped.choices[0].token_ids!;
     expect(stopped.choices[0]).toMatchObject({ finish_reason: "stop", stop_reason: third });
-    expect(ids).not.toContain(third);
+    expect(ids).toEqual(free.choices[0].token_ids!.slice(0, 3)); // the stop token is in token_ids, not in the text
+    expect(stopped.choices[0].message.content).toBe(fixture.files.tokenizer.decode(ids.slice(0, 2)));
     const first = free.choices[0].token_ids![0];
     const atLeast = chatCompletionSchema.parse((await complete({ max_tokens: 6, seed: 3, min_tokens: 4, stop_token_ids: [first], return_token_ids: true })).body);
     expect(atLeast.choices[0].token_ids!.length).toBeGreaterThanOrEqual(4);

@@ -74,7 +74,8 @@ describe("sampling parameters", () => {
 describe("stopping", () => {
   it("stops at end-of-turn unless ignore_eos", async () => {
     const stopped = await complete({ max_tokens: 5, return_token_ids: true, logit_bias: { [imEnd]: 100 } });
-    expect(stopped.choices[0]).toMatchObject({ finish_reason: "stop", stop_reason: null, token_ids: [] });
+    expect(stopped.choices[0]).toMatchObject({ finish_reason: "stop", stop_reason: null, token_ids: [imEnd], message: { content: "" } });
+    expect(stopped.usage.completion_tokens).toBe(1);
     const ignored = await complete({ max_tokens: 5, ignore_eos: true, return_token_ids: true, logit_bias: { [imEnd]: 100 } });
     expect(ignored.choices[0]).toMatchObject({ finish_reason: "length", token_ids: [imEnd, imEnd, imEnd, imEnd, imEnd] });
   });

@@ -3,7 +3,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { defaultProjectRef, resolveProject } from "@/lib/auth/projects";
 import { projectRefSchema } from "@/lib/auth/names";
 import { AppError, badRequest, invalid } from "@/lib/http/errors";
-import { recordCall } from "@/lib/inference/call-recorder";
+import { recordCall, toStorableJson } from "@/lib/inference/call-recorder";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { ChatCompletion } from "@/lib/inference/chat-response";
 import { messageText } from "@/lib/inference/chat-template";
@@ -88,8 +88,8 @@ export async function createChatCompletion(ctx: ChatCompletionContext): Promise<
         baseModel: resolved.base.name,
         modelId: resolved.trained?.modelId,
         checkpointStep: resolved.trained?.step,
-        inputs: JSON.parse(JSON.stringify(request)),
-        output: output === undefined ? undefined : JSON.parse(JSON.stringify(output)),
+        inputs: toStorableJson(request),
+        output: output === undefined ? undefined : toStorableJson(output),
         promptTokens: prompt.tokens.length,
         completionTokens,
         status,

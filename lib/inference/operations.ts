@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
 import { chatCompletionRequestSchema } from "@/lib/inference/chat-request";
 import { chatCompletionSchema } from "@/lib/inference/chat-response";
+import { usageQuerySchema, usageSchema } from "@/lib/inference/usage";
 
 export const createChatCompletionOp = defineOperation({
   id: "createChatCompletion", method: "POST", path: "/v1/chat/completions", tag: "Inference", auth: "bearer", openaiErrors: true,
@@ -25,4 +26,10 @@ export const listModelsOp = defineOperation({
   id: "listModels", method: "GET", path: "/v1/models", tag: "Inference", auth: "bearer",
   summary: "Models this caller can use: base models first (the default marked), then trained models",
   response: z.object({ object: z.literal("list"), data: z.array(modelSchema) }),
+});
+
+export const getUsageOp = defineOperation({
+  id: "getUsage", method: "GET", path: "/v1/usage", tag: "Inference", auth: "bearer",
+  summary: "Daily inference usage (requests, tokens) per team, project and model",
+  query: usageQuerySchema, response: usageSchema,
 });

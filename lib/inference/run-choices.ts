@@ -72,8 +72,13 @@ async function* runChoice(plan: ChoicePlan, index: number): AsyncGenerator<Choic
     for (let step = await stream.next(); ; step = await stream.next()) {
       if (step.done) {
         const rest = stops.flush();
-        if (rest) yield { kind: "delta", index, text: rest, tokenIds: [], logprobs: [] };
-        const stopToken = step.value.stopToken;
+        const { stopToken, stopLogprob, stopTop } = step.value;
+        // As vLLM does, the stop token (end of turn, or a stop_token_ids hit) is in token_ids and
+        // logprobs though not in the text: RL learns when to stop from it.
+        const stopEntry = stopToken !== undefined && formatter ? [formatter.entry(stopToken, stopLogprob!, stopTop)] : [];
+        if (rest || stopToken !== undefined) {
+          yield { kind: "delta", index, text: rest, tokenIds: stopToken === undefined ? [] : [stopToken], logprobs: stopEntry };
+        }
         yield { kind: "finish", index, finishReason: step.value.reason, stopReason: stopToken !== undefined && r.stop_token_ids.includes(stopToken) ? stopToken : null };
         return;
       }

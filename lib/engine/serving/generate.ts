@@ -54,8 +54,11 @@ export type FinishReason = "stop" | "length" | "abort";
 
 export interface Finish {
   reason: FinishReason;
-  /** The stop token that ended generation, when one did. */
+  /** The stop token that ended generation, when one did (not emitted as text). */
   stopToken?: number;
+  /** Its log-probability and alternatives, like a generated token's: RL trains stopping on it. */
+  stopLogprob?: number;
+  stopTop?: TokenLogprob[];
 }
 
 export async function* generate(registry: ModelRegistry, request: GenerateRequest): AsyncGenerator<GeneratedToken, Finish> {
@@ -85,10 +88,12 @@ export async function* generate(registry: ModelRegistry, request: GenerateReques
           ? (t: number) => !banned.has(t) && !(early && isStop(t)) && (grammar?.isAllowed(t) ?? true)
           : undefined;
       const token = sampler.sample(logits, isAllowed);
-      if (isStop(token)) return { reason: "stop", stopToken: token };
+      const logprobs = logSoftmax(logits);
+      if (isStop(token)) {
+        return { reason: "stop", stopToken: token, stopLogprob: logprobs[token], ...(topLogprobs > 0 && { stopTop: mostLikely(logprobs, topLogprobs) }) };
+      }
       grammar?.accept(token);
       output.push(token);
-      const logprobs = logSoftmax(logits);
       yield {
         token,
         logprob: logprobs[token],
