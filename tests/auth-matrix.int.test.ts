@@ -97,6 +97,11 @@ const CASES: Record<string, (w: World) => Case> = {
     };
   },
   listModels: () => ({ valid: { path: "/v1/models" }, foreign: null, forbidden: null }),
+  getUsage: (w) => ({
+    valid: { path: "/v1/usage" },
+    foreign: { path: `/v1/usage?team=${w.other.name}` },
+    forbidden: { as: "annotator", path: `/v1/usage?team=${w.team.name}` },
+  }),
   revokeApiKey: (w) => ({
     valid: { path: `/v1/api-keys/${w.otherKeyId}` },
     foreign: { path: `/v1/api-keys/${w.otherKeyId}` },

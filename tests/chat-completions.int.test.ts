@@ -198,6 +198,26 @@ describe("chat completion errors", () => {
   });
 });
 
+describe("GET /v1/usage", () => {
+  it("rolls recorded calls up per project, model and day", async () => {
+    const owner = await createTestUser();
+    const ask = (body: Record<string, unknown>) => json(api("POST", "/v1/chat/completions", { bearer: owner.key, body: { messages, max_tokens: 3, ignore_eos: true, ...body } }));
+    await ask({});
+    await ask({ n: 2 });
+    await ask({ model: "test/frozen" });
+    await flushCalls();
+    const { status, body } = await json(api("GET", `/v1/usage?project=${owner.username}/default`, { bearer: owner.key }));
+    expect(status).toBe(200);
+    const today = new Date().toISOString().slice(0, 10);
+    const byModel = Object.fromEntries(body.data.map((r: { model: string }) => [r.model, r]));
+    expect(byModel["test/tiny"]).toMatchObject({ day: today, team: owner.username, project: "default", requests: 2, completion_tokens: 9, errors: 0 });
+    expect(byModel["test/frozen"]).toMatchObject({ requests: 1, completion_tokens: 3 });
+    expect(byModel["test/tiny"].total_tokens).toBe(byModel["test/tiny"].prompt_tokens + 9);
+    const bad = await json(api("GET", "/v1/usage?start=2026-02-01&end=2026-01-01", { bearer: owner.key }));
+    expect(bad.status).toBe(400);
+  });
+});
+
 describe("GET /v1/models", () => {
   it("lists base models first with the default marked", async () => {
     const { status, body } = await json(api("GET", "/v1/models", { bearer: user.key }));
