@@ -8,10 +8,8 @@ import { AppError } from "@/lib/http/errors";
 // and GGUF files the operator lists in ANNEAL_MODELS_FILE. ANNEAL_DEFAULT_MODEL names the one a
 // request without `model` gets (else the first listed).
 
-export interface BaseModel {
+interface BaseModelCommon {
   name: string;
-  /** Absolute path of the GGUF file. */
-  gguf: string;
   /** Anneal's embedded trainer can fine-tune it. */
   trainable: boolean;
   description: string;
@@ -19,7 +17,27 @@ export interface BaseModel {
   learningRates?: { rl: number; sft: number };
 }
 
-export const SHIPPED_MODEL: BaseModel = {
+/** Served by the embedded engine (node-llama-cpp). */
+export interface GgufBaseModel extends BaseModelCommon {
+  kind: "gguf";
+  /** Absolute path of the GGUF file. */
+  gguf: string;
+}
+
+/** Served by an OpenAI-compatible server (vLLM, llama.cpp server, another Anneal). */
+export interface UpstreamBaseModel extends BaseModelCommon {
+  kind: "upstream";
+  /** Its API base, ending in /v1. */
+  baseUrl: string;
+  /** The model's name there. */
+  upstreamModel: string;
+  apiKey?: string;
+}
+
+export type BaseModel = GgufBaseModel | UpstreamBaseModel;
+
+export const SHIPPED_MODEL: GgufBaseModel = {
+  kind: "gguf",
   name: "anneal/tiny-chat",
   gguf: path.resolve(process.cwd(), "models/tiny-chat.gguf"),
   trainable: true,
@@ -27,15 +45,26 @@ export const SHIPPED_MODEL: BaseModel = {
   learningRates: { rl: 1e-4, sft: 3e-4 },
 };
 
+const modelName = z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "letters, digits, . _ - and /");
 const modelsFileSchema = z.array(
-  z.object({
-    name: z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "letters, digits, . _ - and /"),
-    gguf: z.string().min(1),
-    description: z.string().default(""),
-    /** Only for llama-architecture F32 GGUFs written by Anneal (e.g. an exported checkpoint). */
-    trainable: z.boolean().default(false),
-    learning_rates: z.object({ rl: z.number().positive(), sft: z.number().positive() }).optional(),
-  }),
+  z.union([
+    z.object({
+      name: modelName,
+      gguf: z.string().min(1),
+      description: z.string().default(""),
+      /** Only for llama-architecture F32 GGUFs written by Anneal (e.g. an exported checkpoint). */
+      trainable: z.boolean().default(false),
+      learning_rates: z.object({ rl: z.number().positive(), sft: z.number().positive() }).optional(),
+    }),
+    z.object({
+      name: modelName,
+      upstream: z.string().url().describe("The server's OpenAI API base, e.g. http://vllm:8000/v1"),
+      upstream_model: z.string().min(1).optional(),
+      /** The name of an environment variable holding the upstream's API key (keys stay out of files). */
+      api_key_env: z.string().min(1).optional(),
+      description: z.string().default(""),
+    }),
+  ]),
 );
 
 function readModelsFile(file: string): BaseModel[] {
@@ -50,13 +79,29 @@ function readModelsFile(file: string): BaseModel[] {
     throw new AppError("unavailable", `ANNEAL_MODELS_FILE ${file}: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
   const dir = path.dirname(path.resolve(file));
-  return result.data.map((m) => ({
-    name: m.name,
-    gguf: path.resolve(dir, m.gguf),
-    trainable: m.trainable,
-    description: m.description || `GGUF model ${path.basename(m.gguf)}`,
-    ...(m.learning_rates && { learningRates: m.learning_rates }),
-  }));
+  return result.data.map((m): BaseModel => {
+    if ("upstream" in m) {
+      const apiKey = m.api_key_env ? process.env[m.api_key_env] : undefined;
+      if (m.api_key_env && !apiKey) throw new AppError("unavailable", `ANNEAL_MODELS_FILE: ${m.name} reads its API key from $${m.api_key_env}, which is not set.`);
+      return {
+        kind: "upstream",
+        name: m.name,
+        baseUrl: m.upstream.replace(/\/+$/, ""),
+        upstreamModel: m.upstream_model ?? m.name,
+        apiKey,
+        trainable: false,
+        description: m.description || `served by ${new URL(m.upstream).host}`,
+      };
+    }
+    return {
+      kind: "gguf",
+      name: m.name,
+      gguf: path.resolve(dir, m.gguf),
+      trainable: m.trainable,
+      description: m.description || `GGUF model ${path.basename(m.gguf)}`,
+      ...(m.learning_rates && { learningRates: m.learning_rates }),
+    };
+  });
 }
 
 export interface Catalogue {

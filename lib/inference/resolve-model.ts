@@ -5,20 +5,20 @@ import { resolveTeamAccess } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import type { AdapterRef } from "@/lib/engine/serving/model-registry";
 import { AppError } from "@/lib/http/errors";
-import { baseModelCatalogue, type BaseModel } from "@/lib/inference/base-models";
+import { baseModelCatalogue, type BaseModel, type GgufBaseModel, type UpstreamBaseModel } from "@/lib/inference/base-models";
 
 // An inference name → the weights that serve it (contract.md "Inference names"): a base model's
 // name; `entity/project/name` (its newest checkpoint) or `entity/project/name:stepN` (step 0 = the
 // base model), also behind any `<scheme>-artifact:///` prefix (ART sends wandb-artifact:///…).
 
-export interface ResolvedModel {
-  /** The response's `model`. */
-  servedName: string;
-  base: BaseModel;
-  gguf: string;
-  adapter?: AdapterRef;
-  trained?: { modelId: string; step: number };
-}
+/** What serves an inference name: the embedded engine with these weights, or an upstream server. */
+export type ResolvedModel = { servedName: string; trained?: { modelId: string; step: number } } & (
+  | { base: GgufBaseModel; gguf: string; adapter?: AdapterRef }
+  | { base: UpstreamBaseModel }
+);
+
+export type EmbeddedModel = Extract<ResolvedModel, { gguf: string }>;
+export type UpstreamModel = Extract<ResolvedModel, { base: UpstreamBaseModel }>;
 
 export function modelNotFound(name: string): AppError {
   return new AppError("not_found", `The model \`${name}\` does not exist.`);
@@ -31,10 +31,10 @@ export async function resolveModel(principal: Principal, requested: string | und
   const { models, defaultModel } = baseModelCatalogue();
   if (requested === undefined) {
     if (!defaultModel) throw new AppError("unavailable", "No base model is configured: ship models/tiny-chat.gguf or set ANNEAL_MODELS_FILE.");
-    return { servedName: defaultModel.name, base: defaultModel, gguf: defaultModel.gguf };
+    return asBase(defaultModel);
   }
   const base = models.find((m) => m.name === requested);
-  if (base) return { servedName: base.name, base, gguf: base.gguf };
+  if (base) return asBase(base);
 
   const name = requested.replace(ARTIFACT_PREFIX, "");
   const match = TRAINED_NAME.exec(name);
@@ -51,6 +51,7 @@ export async function resolveModel(principal: Principal, requested: string | und
   if (!model) throw modelNotFound(requested);
   const modelBase = models.find((m) => m.name === model.baseModel);
   if (!modelBase) throw new AppError("unavailable", `Base model '${model.baseModel}' of \`${name}\` is no longer configured on this instance.`);
+  if (modelBase.kind !== "gguf") throw new AppError("not_implemented", `Checkpoints of upstream base models ('${modelBase.name}') cannot be served yet.`);
 
   const step = stepText === undefined ? undefined : Number(stepText);
   const checkpoint =
@@ -68,4 +69,8 @@ export async function resolveModel(principal: Principal, requested: string | und
   return checkpoint.format === "lora"
     ? { servedName, base: modelBase, gguf: modelBase.gguf, adapter: { path: file }, trained: { modelId: model.id, step: checkpoint.step } }
     : { servedName, base: modelBase, gguf: file, trained: { modelId: model.id, step: checkpoint.step } };
+}
+
+function asBase(base: BaseModel): ResolvedModel {
+  return base.kind === "gguf" ? { servedName: base.name, base, gguf: base.gguf } : { servedName: base.name, base };
 }

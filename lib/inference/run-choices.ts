@@ -5,7 +5,7 @@ import type { ModelRegistry } from "@/lib/engine/serving/model-registry";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import { LogprobFormatter, type LogprobEntry } from "@/lib/inference/logprob-entry";
 import { endsInRepetition } from "@/lib/inference/repetition";
-import type { ResolvedModel } from "@/lib/inference/resolve-model";
+import type { EmbeddedModel } from "@/lib/inference/resolve-model";
 import { StopStringMatcher } from "@/lib/inference/stop-strings";
 
 // The n choices of one request, generated concurrently (each on its own sequence of the model's
@@ -21,7 +21,7 @@ export type ChoiceEvent =
 export interface ChoicePlan {
   registry: ModelRegistry;
   model: LlamaModel;
-  resolved: ResolvedModel;
+  resolved: EmbeddedModel;
   request: ChatCompletionRequest;
   promptTokens: number[];
   maxTokens: number;

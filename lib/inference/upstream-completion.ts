@@ -1,0 +1,144 @@
+import { AppError } from "@/lib/http/errors";
+import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
+import type { Completion } from "@/lib/inference/create-chat-completion";
+import type { UpstreamModel } from "@/lib/inference/resolve-model";
+
+// A chat completion passed to an OpenAI-compatible upstream (vLLM, llama.cpp server, another
+// Anneal): the validated request goes out under the upstream's model name, the answer comes back
+// under ours — streamed chunk by chunk — and the call is recorded from the upstream's usage.
+
+const UPSTREAM_TIMEOUT_MS = 10 * 60_000;
+
+function upstreamBody(request: ChatCompletionRequest, model: string): Record<string, unknown> {
+  const { engine_xargs, ...rest } = request;
+  return {
+    ...rest,
+    model,
+    // vLLM's name for Anneal's engine_xargs.
+    ...(engine_xargs && { vllm_xargs: engine_xargs }),
+    // Usage is always requested, for recording; the client gets the usage chunk only if it asked.
+    ...(request.stream && { stream_options: { ...request.stream_options, include_usage: true } }),
+  };
+}
+
+async function send(completion: Completion, resolved: UpstreamModel): Promise<Response> {
+  const { base } = resolved;
+  const signal = AbortSignal.any([completion.ctx.signal, AbortSignal.timeout(UPSTREAM_TIMEOUT_MS)]);
+  try {
+    return await fetch(`${base.baseUrl}/chat/completions`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "x-request-id": completion.ctx.requestId,
+        ...(base.apiKey && { authorization: `Bearer ${base.apiKey}` }),
+      },
+      body: JSON.stringify(upstreamBody(completion.ctx.request, base.upstreamModel)),
+      signal,
+    });
+  } catch (error) {
+    throw new AppError("unavailable", `Upstream for '${resolved.servedName}' (${new URL(base.baseUrl).host}) is unreachable: ${(error as Error).message}`);
+  }
+}
+
+/** An upstream error, with the upstream's status and message. */
+async function upstreamError(response: Response, name: string): Promise<AppError> {
+  const text = await response.text();
+  let message = text.slice(0, 2000);
+  try {
+    const body = JSON.parse(text) as { error?: { message?: string }; detail?: unknown; message?: string };
+    message = body.error?.message ?? (typeof body.detail === "string" ? body.detail : undefined) ?? body.message ?? message;
+  } catch {
+    // not JSON: keep the text
+  }
+  const code = response.status === 404 ? "not_found" : response.status === 429 ? "rate_limited" : response.status < 500 ? "bad_request" : "unavailable";
+  return new AppError(code, `Upstream for '${name}' answered ${response.status}: ${message}`, response.headers.get("retry-after") ? { "Retry-After": response.headers.get("retry-after")! } : {});
+}
+
+interface Usage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+}
+
+export async function completeOnUpstream(completion: Completion, resolved: UpstreamModel): Promise<Response> {
+  const request = completion.ctx.request;
+  const response = await send(completion, resolved);
+  if (!response.ok) {
+    const error = await upstreamError(response, resolved.servedName);
+    completion.record({ promptTokens: 0, completionTokens: 0, status: "error", error: error.message });
+    throw error;
+  }
+  if (!request.stream) {
+    const body = (await response.json()) as { model?: string; usage?: Usage };
+    body.model = resolved.servedName;
+    completion.record({ output: body, promptTokens: body.usage?.prompt_tokens ?? 0, completionTokens: body.usage?.completion_tokens ?? 0, status: "success" });
+    return Response.json(body, { headers: completion.callHeaders });
+  }
+  return new Response(relayStream(response.body!, completion, resolved.servedName), {
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...completion.callHeaders },
+  });
+}
+
+/** Relays SSE events, renaming the model, dropping the forced usage chunk when not asked for,
+ *  and recording the call from the text and usage seen. */
+function relayStream(upstream: ReadableStream<Uint8Array>, completion: Completion, servedName: string): ReadableStream<Uint8Array> {
+  const clientWantsUsage = completion.ctx.request.stream_options?.include_usage ?? false;
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  const texts: string[] = [];
+  let usage: Usage = {};
+  let pending = "";
+  let failed: string | undefined;
+
+  const relayEvent = (event: string): string | null => {
+    const data = event.startsWith("data:") ? event.slice(5).trim() : "";
+    if (!data || data === "[DONE]") return event;
+    let chunk: { model?: string; usage?: Usage; error?: { message?: string }; choices?: { index: number; delta?: { content?: string } }[] };
+    try {
+      chunk = JSON.parse(data);
+    } catch {
+      return event;
+    }
+    if (chunk.error) failed = chunk.error.message ?? "upstream error";
+    if (chunk.usage) usage = chunk.usage;
+    for (const choice of chunk.choices ?? []) texts[choice.index] = (texts[choice.index] ?? "") + (choice.delta?.content ?? "");
+    if (chunk.choices?.length === 0 && chunk.usage && !clientWantsUsage) return null;
+    if (chunk.model !== undefined) chunk.model = servedName;
+    return `data: ${JSON.stringify(chunk)}`;
+  };
+
+  const reader = upstream.getReader();
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const { done, value } = await reader.read().catch((error: unknown) => {
+        failed = (error as Error).message;
+        return { done: true as const, value: undefined };
+      });
+      if (done) {
+        if (pending.trim()) {
+          const last = relayEvent(pending.trim());
+          if (last) controller.enqueue(encoder.encode(`${last}\n\n`));
+        }
+        const status = failed ? "error" : completion.ctx.signal.aborted ? "cancelled" : "success";
+        completion.record({
+          output: { choices: texts.map((content, index) => ({ index, message: { role: "assistant", content } })) },
+          promptTokens: usage.prompt_tokens ?? 0,
+          completionTokens: usage.completion_tokens ?? 0,
+          status,
+          error: failed,
+        });
+        controller.close();
+        return;
+      }
+      pending += decoder.decode(value, { stream: true });
+      const events = pending.split(/\r?\n\r?\n/);
+      pending = events.pop() ?? "";
+      for (const event of events) {
+        const relayed = relayEvent(event.trim());
+        if (relayed) controller.enqueue(encoder.encode(`${relayed}\n\n`));
+      }
+    },
+    cancel(reason) {
+      void reader.cancel(reason); // the client went away: so does the upstream request
+    },
+  });
+}
