@@ -71,6 +71,23 @@ describe("sampling parameters", () => {
   });
 });
 
+describe("structured outputs", () => {
+  it("regex constrains the output to match it; an inexpressible regex is a 400 naming why", async () => {
+    const r = await complete({ max_tokens: 20, seed: 4, structured_outputs: { regex: "[A-C]{2}-\\d{2}" } });
+    expect(r.choices[0].message.content).toMatch(/^[A-C]{2}-\d{2}$/);
+    const lookahead = await refused({ structured_outputs: { regex: "(?=x)y" } });
+    expect(lookahead.status).toBe(400);
+    expect(lookahead.body.detail).toMatch(/lookaround/);
+  });
+
+  it("grammar (GBNF) and json_object constrain the output", async () => {
+    const g = await complete({ max_tokens: 10, seed: 4, structured_outputs: { grammar: 'root ::= "ok" [0-9]' } });
+    expect(g.choices[0].message.content).toMatch(/^ok[0-9]$/);
+    const j = await complete({ max_tokens: 40, seed: 4, response_format: { type: "json_object" } });
+    expect(() => JSON.parse(j.choices[0].message.content!)).not.toThrow();
+  });
+});
+
 describe("stopping", () => {
   it("stops at end-of-turn unless ignore_eos", async () => {
     const stopped = await complete({ max_tokens: 5, return_token_ids: true, logit_bias: { [imEnd]: 100 } });

@@ -1,6 +1,7 @@
 import type { GrammarSpec } from "@/lib/engine/serving/grammar-constraint";
 import { badRequest } from "@/lib/http/errors";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
+import { regexToGbnf } from "@/lib/inference/regex-to-gbnf";
 
 // response_format and structured_outputs → one grammar for the sampler's mask (vLLM merges
 // response_format into structured_outputs the same way).
@@ -25,7 +26,7 @@ export function grammarFor(request: ChatCompletionRequest): GrammarSpec | undefi
   if (so.json_object) return { jsonSchema: { type: "object" } };
   if (so.choice) return { gbnf: `root ::= ${so.choice.map(gbnfString).join(" | ")}` };
   if (so.grammar !== undefined) return { gbnf: so.grammar };
-  if (so.regex !== undefined) throw badRequest("structured_outputs.regex is not supported by the embedded engine yet; express it as structured_outputs.grammar (GBNF).");
+  if (so.regex !== undefined) return { gbnf: regexToGbnf(so.regex) };
   if (so.structural_tag !== undefined) throw badRequest("structured_outputs.structural_tag is not supported by the embedded engine.");
   return undefined;
 }
