@@ -151,6 +151,22 @@ describe("prompt construction", () => {
   });
 });
 
+describe("prompt_logprobs", () => {
+  it("scores every prompt token after the first, with its rank and alternatives", async () => {
+    const r = await complete({ max_tokens: 1, return_token_ids: true, prompt_logprobs: 2 });
+    const entries = r.prompt_logprobs as (Record<string, { logprob: number; rank: number; decoded_token: string }> | null)[];
+    expect(entries).toHaveLength(r.usage.prompt_tokens);
+    expect(entries[0]).toBeNull();
+    r.prompt_token_ids!.slice(1).forEach((id, i) => {
+      const entry = entries[i + 1]!;
+      expect(entry[id]).toMatchObject({ rank: expect.any(Number), decoded_token: fixture.files.tokenizer.decode([id]) });
+      expect(entry[id].logprob).toBeLessThanOrEqual(0);
+      const ranks = Object.values(entry).map((e) => e.rank);
+      expect(ranks).toEqual(expect.arrayContaining([1, 2]));
+    });
+  });
+});
+
 describe("recorded and echoed parameters", () => {
   it("request_id names the completion; kv_transfer_params is echoed; user, cache_salt, engine_xargs are accepted", async () => {
     const r = await complete({ max_tokens: 1, request_id: "my-request-1", kv_transfer_params: { a: 1 }, user: "u", cache_salt: "salt", engine_xargs: { k: [1, "x"] }, parallel_tool_calls: false, reasoning_effort: "low", include_reasoning: false, mm_processor_kwargs: {} });
@@ -165,6 +181,7 @@ describe("refused parameters", () => {
     [{ use_beam_search: true }, "use_beam_search is not supported by the embedded engine."],
     [{ length_penalty: 0.5 }, "length_penalty only applies to beam search, which the embedded engine does not support."],
     [{ logprobs: true, top_logprobs: 21 }, "Requested sample logprobs of 21, which is greater than max allowed: 20"],
+    [{ prompt_logprobs: 25 }, "Requested prompt logprobs of 25, which is greater than max allowed: 20"],
   ])("%j is 400", async (body, message) => {
     expect(await refused(body)).toMatchObject({ status: 400, body: { detail: message, error: { message, code: 400 } } });
   });

@@ -1,8 +1,11 @@
+import type { Token } from "node-llama-cpp";
+import { promptLogprobs } from "@/lib/engine/serving/prompt-logprobs";
 import { AppError, badRequest } from "@/lib/http/errors";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { ChatCompletion } from "@/lib/inference/chat-response";
 import { messageText } from "@/lib/inference/chat-template";
 import { collectChoices } from "@/lib/inference/collect-choices";
+import { LOGPROB_FLOOR } from "@/lib/inference/logprob-entry";
 import type { Completion } from "@/lib/inference/create-chat-completion";
 import { admit, servingRegistry } from "@/lib/inference/engine";
 import { buildPrompt } from "@/lib/inference/prompt";
@@ -22,10 +25,25 @@ function refuseUnsupported(r: ChatCompletionRequest): void {
   if (r.priority !== 0) throw badRequest(`Got priority ${r.priority} but Priority scheduling is not enabled.`);
   if (r.use_beam_search) throw badRequest("use_beam_search is not supported by the embedded engine.");
   if (r.length_penalty !== 1) throw badRequest("length_penalty only applies to beam search, which the embedded engine does not support.");
-  if (r.top_logprobs > MAX_LOGPROBS || r.top_logprobs === -1) {
-    throw badRequest(`Requested sample logprobs of ${r.top_logprobs === -1 ? "all" : r.top_logprobs}, which is greater than max allowed: ${MAX_LOGPROBS}`);
+  for (const [name, value] of [["sample", r.top_logprobs], ["prompt", r.prompt_logprobs ?? 0]] as const) {
+    if (value > MAX_LOGPROBS || value === -1) {
+      throw badRequest(`Requested ${name} logprobs of ${value === -1 ? "all" : value}, which is greater than max allowed: ${MAX_LOGPROBS}`);
+    }
   }
-  if (r.prompt_logprobs !== undefined) throw badRequest("prompt_logprobs is not supported by the embedded engine yet.");
+}
+
+/** vLLM's prompt_logprobs: null for the first token, then {"<id>": {logprob, rank, decoded_token}}
+ *  holding the prompt's own token and the most likely alternatives. */
+async function describePromptLogprobs(plan: ChoicePlan, topLogprobs: number) {
+  const entries = await promptLogprobs(plan.registry, { model: plan.resolved.gguf, adapter: plan.resolved.adapter, promptTokens: plan.promptTokens, topLogprobs });
+  const decoded = (token: number) => plan.model.detokenize([token as Token], true);
+  return entries.map((entry) => {
+    if (!entry) return null;
+    const out: Record<string, { logprob: number; rank: number; decoded_token: string }> = {};
+    entry.top.forEach((t, i) => (out[t.token] = { logprob: Math.max(t.logprob, LOGPROB_FLOOR), rank: i + 1, decoded_token: decoded(t.token) }));
+    out[entry.token] = { logprob: Math.max(entry.logprob, LOGPROB_FLOOR), rank: entry.rank, decoded_token: decoded(entry.token) };
+    return out;
+  });
 }
 
 export async function completeOnEmbeddedEngine(completion: Completion, resolved: EmbeddedModel): Promise<ChatCompletion | Response> {
@@ -68,7 +86,8 @@ export async function completeOnEmbeddedEngine(completion: Completion, resolved:
         onDone: release,
       });
     }
-    const body = await collectChoices(runChoices(plan), { header, echo, request, promptTokens: prompt.tokens });
+    const promptLogprobsValue = request.prompt_logprobs === undefined ? null : await describePromptLogprobs(plan, request.prompt_logprobs);
+    const body = { ...(await collectChoices(runChoices(plan), { header, echo, request, promptTokens: prompt.tokens })), prompt_logprobs: promptLogprobsValue };
     completion.record({ output: body, promptTokens, completionTokens: body.usage.completion_tokens, status: signal.aborted ? "cancelled" : "success" });
     return Response.json(body, { headers: completion.callHeaders });
   } catch (error) {
