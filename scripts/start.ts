@@ -1,14 +1,14 @@
 // npm start: build if needed, open the database, migrate, initialise, and serve the API and the
 // console from this one process (it owns the embedded database).
-import http from "node:http";
 import path from "node:path";
-import next from "next";
 import { bootstrapInstance } from "@/lib/auth/bootstrap";
 import { dataDir, getEnv } from "@/lib/config/env";
 import { ensureDataDirs } from "@/lib/config/paths";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
+import { flushCalls } from "@/lib/inference/call-recorder";
 import { buildApp, buildIsCurrent } from "./lib/build";
+import { serveNext } from "./lib/serve";
 import { describeStartup } from "./lib/startup-banner";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -25,14 +25,7 @@ async function main() {
   if (applied.length) console.log(`anneal: applied migrations: ${applied.join(", ")}`);
   const report = await bootstrapInstance(env);
 
-  const app = next({ dev: false, dir: root, hostname: env.HOST, port: env.PORT });
-  const handler = app.getRequestHandler();
-  await app.prepare();
-  const server = http.createServer((req, res) => void handler(req, res));
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(env.PORT, env.HOST, resolve);
-  });
+  const server = await serveNext({ root, host: env.HOST, port: env.PORT });
   console.log(describeStartup({ env, database: db.kind === "pglite" ? `embedded PGlite in ${dataDir(env)}/db` : "PostgreSQL (DATABASE_URL)", report }));
 
   let stopping = false;
@@ -40,9 +33,8 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`anneal: ${signal}: shutting down`);
-    server.close();
-    server.closeAllConnections();
-    await app.close().catch(() => undefined);
+    await server.close();
+    await flushCalls(); // recorded calls still in the write-behind buffer
     await closeDatabase(); // PGlite must be closed to be durable
     process.exit(0);
   };

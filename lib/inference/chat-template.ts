@@ -29,14 +29,25 @@ export interface TemplateTokens {
   eos: string;
 }
 
-export function renderChatPrompt(request: ChatCompletionRequest, modelTemplate: string | undefined, tokens: TemplateTokens): string {
-  const source = request.chat_template ?? request.chat_template_kwargs.chat_template ?? modelTemplate ?? CHATML_TEMPLATE;
-  let template: Template;
+// Parsed templates by source: a model's template is parsed once, not per request.
+const parsed = new Map<string, Template>();
+const MAX_CACHED_TEMPLATES = 64;
+
+function compile(source: string): Template {
+  let template = parsed.get(source);
+  if (template) return template;
   try {
-    template = new Template(String(source));
+    template = new Template(source);
   } catch (error) {
     throw badRequest(`The chat template does not parse: ${(error as Error).message}`);
   }
+  if (parsed.size >= MAX_CACHED_TEMPLATES) parsed.delete(parsed.keys().next().value!);
+  parsed.set(source, template);
+  return template;
+}
+
+export function renderChatPrompt(request: ChatCompletionRequest, modelTemplate: string | undefined, tokens: TemplateTokens): string {
+  const template = compile(String(request.chat_template ?? request.chat_template_kwargs.chat_template ?? modelTemplate ?? CHATML_TEMPLATE));
   const messages = request.messages.map((m, i) => ({ ...m, content: messageText(m, i) }));
   let text: string;
   try {

@@ -109,6 +109,6 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
     },
   });
   return new Response(body, {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", connection: "keep-alive", ...headers },
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", ...headers },
   });
 }

@@ -74,7 +74,7 @@ export async function completeOnUpstream(completion: Completion, resolved: Upstr
     return Response.json(body, { headers: completion.callHeaders });
   }
   return new Response(relayStream(response.body!, completion, resolved.servedName), {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache", ...completion.callHeaders },
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", ...completion.callHeaders },
   });
 }
 

@@ -1,0 +1,30 @@
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import next from "next";
+
+// Next's production server inside this process (it owns the embedded database), as npm start
+// runs it; also used by benchmarks that measure the real HTTP stack.
+
+export interface RunningServer {
+  port: number;
+  close(): Promise<void>;
+}
+
+export async function serveNext({ root, host, port }: { root: string; host: string; port: number }): Promise<RunningServer> {
+  const app = next({ dev: false, dir: root, hostname: host, port });
+  const handler = app.getRequestHandler();
+  await app.prepare();
+  const server = http.createServer((req, res) => void handler(req, res));
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, resolve);
+  });
+  return {
+    port: (server.address() as AddressInfo).port,
+    async close() {
+      server.close();
+      server.closeAllConnections();
+      await app.close().catch(() => undefined);
+    },
+  };
+}
