@@ -7,7 +7,12 @@ import { defineConfig } from "@playwright/test";
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 3199);
 export const E2E_ADMIN = { email: "admin@e2e.test", password: "e2e-admin-password", username: "admin" };
 export const E2E_INIT_API_KEY = "e2e-init-key-0123456789abcdefghij";
+/** A second Anneal instance, registered in the first as the upstream of `upstream/tiny-chat`. */
+export const E2E_UPSTREAM = { port: 3198, key: "e2e-upstream-key-0123456789abcdefghij" };
 const DATA_DIR = ".e2e-data";
+
+const startFresh = (dataDir: string) =>
+  `node -e "require('fs').rmSync('${dataDir}', {recursive: true, force: true})" && node_modules/.bin/tsx scripts/start.ts`;
 
 export default defineConfig({
   testDir: "e2e",
@@ -28,20 +33,32 @@ export default defineConfig({
     },
   },
   outputDir: ".test-results/e2e-artifacts",
-  webServer: {
-    command: `node -e "require('fs').rmSync('${DATA_DIR}', {recursive: true, force: true})" && node_modules/.bin/tsx scripts/start.ts`,
-    url: `http://127.0.0.1:${E2E_PORT}/v1/health`,
-    timeout: 240_000,
-    reuseExistingServer: false,
-    stdout: "pipe",
-    env: {
-      PORT: String(E2E_PORT),
-      HOST: "127.0.0.1",
-      ANNEAL_DATA_DIR: DATA_DIR,
-      ANNEAL_ADMIN_EMAIL: E2E_ADMIN.email,
-      ANNEAL_ADMIN_PASSWORD: E2E_ADMIN.password,
-      ANNEAL_INIT_API_KEY: E2E_INIT_API_KEY,
-      DATABASE_URL: "",
+  // Started in order: the upstream first (it builds the app if needed), then the instance under test.
+  webServer: [
+    {
+      command: startFresh(`${DATA_DIR}-upstream`),
+      url: `http://127.0.0.1:${E2E_UPSTREAM.port}/v1/health`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      env: { PORT: String(E2E_UPSTREAM.port), HOST: "127.0.0.1", ANNEAL_DATA_DIR: `${DATA_DIR}-upstream`, ANNEAL_INIT_API_KEY: E2E_UPSTREAM.key, DATABASE_URL: "" },
     },
-  },
+    {
+      command: startFresh(DATA_DIR),
+      url: `http://127.0.0.1:${E2E_PORT}/v1/health`,
+      timeout: 240_000,
+      reuseExistingServer: false,
+      stdout: "pipe",
+      env: {
+        PORT: String(E2E_PORT),
+        HOST: "127.0.0.1",
+        ANNEAL_DATA_DIR: DATA_DIR,
+        ANNEAL_ADMIN_EMAIL: E2E_ADMIN.email,
+        ANNEAL_ADMIN_PASSWORD: E2E_ADMIN.password,
+        ANNEAL_INIT_API_KEY: E2E_INIT_API_KEY,
+        ANNEAL_MODELS_FILE: "e2e/fixtures/upstream-models.json",
+        E2E_UPSTREAM_KEY: E2E_UPSTREAM.key,
+        DATABASE_URL: "",
+      },
+    },
+  ],
 });
