@@ -20,7 +20,7 @@ import { textTable } from "./lib/text-table";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
-const CONCURRENCY = [1, 8, 32];
+const CONCURRENCY = (process.env.BENCH_CHAT_STREAMS ?? "1,8,32").split(",").map(Number);
 const ROUNDS = 2;
 const messages = [{ role: "user", content: "Tell me about the sea." }];
 
