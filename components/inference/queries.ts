@@ -36,8 +36,9 @@ export function useModels() {
   });
 }
 
-export function useUsage(query: UsageQuery) {
+export function useUsage(query: UsageQuery, options: { enabled?: boolean } = {}) {
   return useQuery({
+    enabled: options.enabled ?? true,
     queryKey: inferenceKeys.usage(query),
     queryFn: ({ signal }) => {
       const params = new URLSearchParams(Object.entries(query).filter((entry): entry is [string, string] => Boolean(entry[1])));
