@@ -14,6 +14,9 @@ interface World {
   other: Team;
   otherKeyId: string;
   admin: TestUser;
+  /** A model in `team` and one in `other`. */
+  model: string;
+  otherModel: string;
 }
 
 interface Request {
@@ -102,6 +105,18 @@ const CASES: Record<string, (w: World) => Case> = {
     foreign: { path: `/v1/usage?team=${w.other.name}` },
     forbidden: { as: "annotator", path: `/v1/usage?team=${w.team.name}` },
   }),
+  createModel: (w) => {
+    const body = { project: "p", name: "m2", base_model: "anneal/tiny-chat" };
+    return {
+      valid: { path: "/v1/preview/models", body },
+      foreign: { path: "/v1/preview/models", body: { ...body, entity: w.other.name } },
+      forbidden: { as: "annotator", path: "/v1/preview/models", body: { ...body, entity: w.team.name } },
+    };
+  },
+  ...modelRouteCases("deleteModel", ""),
+  ...modelRouteCases("listCheckpoints", "/checkpoints"),
+  ...modelRouteCases("deleteCheckpoints", "/checkpoints", { steps: [1] }),
+  ...modelRouteCases("logTrajectories", "/log", { split: "val", trajectory_groups: [] }),
   revokeApiKey: (w) => ({
     valid: { path: `/v1/api-keys/${w.otherKeyId}` },
     foreign: { path: `/v1/api-keys/${w.otherKeyId}` },
@@ -109,13 +124,28 @@ const CASES: Record<string, (w: World) => Case> = {
   }),
 };
 
+/** Routes on one model: another team's model is 404; an annotator of the model's team is 403. */
+function modelRouteCases(id: string, suffix: string, body?: unknown): Record<string, (w: World) => Case> {
+  return {
+    [id]: (w) => ({
+      valid: { path: `/v1/preview/models/${w.model}${suffix}`, body },
+      foreign: { path: `/v1/preview/models/${w.otherModel}${suffix}`, body },
+      forbidden: { as: "annotator", path: `/v1/preview/models/${w.model}${suffix}`, body },
+    }),
+  };
+}
+
 const protectedOps = ALL_OPERATIONS.filter((op) => op.auth !== "public");
 let world: World;
 
 beforeAll(async () => {
   const [team, other, admin] = await Promise.all([createTestTeam(), createTestTeam(), createTestUser({ admin: true })]);
   const otherKey = await getDb().apiKey.findFirstOrThrow({ where: { userId: other.admin.principal.user.id } });
-  world = { team, other, admin, otherKeyId: otherKey.id };
+  const modelIn = async (t: Team) => {
+    const project = await getDb().project.create({ data: { teamId: t.id, name: "matrix" } });
+    return (await getDb().model.create({ data: { projectId: project.id, name: "m", baseModel: "test/tiny" } })).id;
+  };
+  world = { team, other, admin, otherKeyId: otherKey.id, model: await modelIn(team), otherModel: await modelIn(other) };
 });
 
 function callerKey(as: "member" | "annotator" | "non-admin"): string {

@@ -1,6 +1,7 @@
 import * as identity from "@/lib/auth/operations";
 import * as health from "@/lib/health/operations";
 import * as inference from "@/lib/inference/operations";
+import * as models from "@/lib/training/models/operations";
 import type { Operation } from "@/lib/http/operation";
 
 // Every operation of the API, in one list: the OpenAPI document, the public-route list and the
@@ -9,7 +10,7 @@ import type { Operation } from "@/lib/http/operation";
 const isOperation = (value: unknown): value is Operation =>
   typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
 
-export const ALL_OPERATIONS: Operation[] = [identity, health, inference].flatMap((module) =>
+export const ALL_OPERATIONS: Operation[] = [identity, health, inference, models].flatMap((module) =>
   Object.values(module).filter(isOperation),
 );
 

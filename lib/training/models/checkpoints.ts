@@ -1,0 +1,49 @@
+import type { Principal } from "@/lib/auth/principal";
+import { getDb } from "@/lib/db/client";
+import { toPage, unknownCursor, isUuid, type PageQuery } from "@/lib/http/pagination";
+import { findModelForCaller } from "@/lib/training/models/find-model";
+import { removeCheckpointFile } from "@/lib/training/models/models";
+
+type Metrics = Record<string, number>;
+
+/** GET .../checkpoints: by step (asc default); metrics merge the checkpoint's own (training) and
+ *  those logged at its step. */
+export async function listCheckpoints(principal: Principal, modelId: string, query: PageQuery) {
+  await findModelForCaller(principal, modelId, "use");
+  const db = getDb();
+  let stepFilter = {};
+  if (query.after) {
+    const cursor = isUuid(query.after) ? await db.checkpoint.findFirst({ where: { id: query.after, modelId }, select: { step: true } }) : null;
+    if (!cursor) throw unknownCursor(query.after);
+    stepFilter = { step: query.order === "asc" ? { gt: cursor.step } : { lt: cursor.step } };
+  }
+  const rows = await db.checkpoint.findMany({
+    where: { modelId, ...stepFilter },
+    orderBy: { step: query.order },
+    take: query.limit + 1,
+  });
+  const logged = await db.modelStepMetrics.findMany({ where: { modelId, step: { in: rows.map((r) => r.step) } } });
+  const loggedByStep = new Map(logged.map((l) => [l.step, l.metrics as Metrics]));
+  const page = toPage(rows, query.limit);
+  return {
+    ...page,
+    data: page.data.map((c) => ({
+      id: c.id,
+      step: c.step,
+      metrics: { ...(c.metrics as Metrics), ...loggedByStep.get(c.step) },
+      created_at: c.createdAt.toISOString(),
+    })),
+  };
+}
+
+/** DELETE .../checkpoints {steps}: deletes those that exist (and their files); the model's
+ *  current_step never goes back. */
+export async function deleteCheckpoints(principal: Principal, modelId: string, steps: number[]) {
+  await findModelForCaller(principal, modelId, "use");
+  const wanted = [...new Set(steps)];
+  const found = await getDb().checkpoint.findMany({ where: { modelId, step: { in: wanted } }, select: { step: true, file: true } });
+  await getDb().checkpoint.deleteMany({ where: { modelId, step: { in: found.map((c) => c.step) } } });
+  for (const c of found) removeCheckpointFile(c.file);
+  const foundSteps = new Set(found.map((c) => c.step));
+  return { deleted_count: found.length, not_found_steps: wanted.filter((s) => !foundSteps.has(s)).sort((a, b) => a - b) };
+}

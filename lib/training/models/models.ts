@@ -1,0 +1,72 @@
+import fs from "node:fs";
+import path from "node:path";
+import type { Principal } from "@/lib/auth/principal";
+import { resolveProject } from "@/lib/auth/projects";
+import { dataPaths } from "@/lib/config/paths";
+import { getDb } from "@/lib/db/client";
+import { badRequest, conflict } from "@/lib/http/errors";
+import { baseModelCatalogue } from "@/lib/inference/base-models";
+import { findModelForCaller } from "@/lib/training/models/find-model";
+import type { ModelDto } from "@/lib/training/models/schemas";
+
+type ModelRow = { id: string; name: string; baseModel: string; runId: string; currentStep: number; createdAt: Date; project: { name: string; team: { name: string } } };
+
+export function toModelDto(m: ModelRow): ModelDto {
+  return {
+    id: m.id,
+    entity: m.project.team.name,
+    project: m.project.name,
+    name: m.name,
+    base_model: m.baseModel,
+    run_id: m.runId,
+    current_step: m.currentStep,
+    created_at: m.createdAt.toISOString(),
+  };
+}
+
+export interface CreateModelInput {
+  entity?: string;
+  project: string;
+  name: string;
+  base_model: string;
+  return_existing: boolean;
+}
+
+/** POST /v1/preview/models: the same (entity, project, name) again is the existing model with
+ *  return_existing (409 if its base differs), else 409. */
+export async function createModel(principal: Principal, input: CreateModelInput): Promise<ModelDto> {
+  const { models } = baseModelCatalogue();
+  if (!models.some((m) => m.name === input.base_model)) {
+    throw badRequest(`Unknown base_model '${input.base_model}'. Available: ${models.map((m) => m.name).join(", ") || "none"}.`);
+  }
+  const scopedTeam = principal.apiKey?.teamId
+    ? (await getDb().team.findUniqueOrThrow({ where: { id: principal.apiKey.teamId }, select: { name: true } })).name
+    : undefined;
+  const entity = input.entity ?? scopedTeam ?? principal.user.username;
+  const { project } = await resolveProject(principal, `${entity}/${input.project}`, "use");
+  const include = { project: { select: { name: true, team: { select: { name: true } } } } } as const;
+  const existing = await getDb().model.findUnique({ where: { projectId_name: { projectId: project.id, name: input.name } }, include });
+  if (existing) {
+    if (!input.return_existing) throw conflict(`Model '${entity}/${input.project}/${input.name}' exists; pass return_existing: true to get it.`);
+    if (existing.baseModel !== input.base_model) {
+      throw conflict(`Model '${entity}/${input.project}/${input.name}' exists with base_model '${existing.baseModel}', not '${input.base_model}'.`);
+    }
+    return toModelDto(existing);
+  }
+  const created = await getDb().model.create({ data: { projectId: project.id, name: input.name, baseModel: input.base_model }, include });
+  return toModelDto(created);
+}
+
+/** Deletes a checkpoint's GGUF file; a file already gone is fine (deletion is idempotent). */
+export function removeCheckpointFile(file: string): void {
+  fs.rmSync(path.resolve(dataPaths().checkpoints, file), { force: true });
+}
+
+/** DELETE /v1/preview/models/{id}: the model, its checkpoints (and their files), logs and metrics. */
+export async function deleteModel(principal: Principal, modelId: string) {
+  const model = await findModelForCaller(principal, modelId, "use");
+  const checkpoints = await getDb().checkpoint.findMany({ where: { modelId }, select: { file: true } });
+  await getDb().model.delete({ where: { id: model.id } });
+  for (const c of checkpoints) removeCheckpointFile(c.file);
+  return { model_id: model.id, deleted_checkpoints: checkpoints.length, deleted_run: true };
+}
