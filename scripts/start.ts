@@ -14,6 +14,8 @@ import { describeStartup } from "./lib/startup-banner";
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
 process.env.NEXT_TELEMETRY_DISABLED = "1";
+// Without NEXTAUTH_URL, next-auth builds its URLs from the request's host (not localhost:3000).
+if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
 
 async function main() {
   const env = getEnv();
