@@ -4,7 +4,7 @@ import { Plus } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger, DialogActions } from "@/components/ui/dialog";
 import { Field, SelectField } from "@/components/ui/field";
 import { NewKeyReveal } from "@/components/api-keys/new-key-reveal";
 import { useCreateApiKey, useMe } from "@/components/identity/queries";
@@ -76,14 +76,7 @@ export function CreateApiKeyDialog({ origin }: { origin: string }) {
               ))}
             </SelectField>
             {create.isError && Object.keys(fields).length === 0 && <Alert>{errorMessage(create.error)}</Alert>}
-            <DialogFooter>
-              <DialogClose asChild>
-                <Button variant="secondary">Cancel</Button>
-              </DialogClose>
-              <Button type="submit" disabled={create.isPending}>
-                {create.isPending ? "Creating…" : "Create key"}
-              </Button>
-            </DialogFooter>
+            <DialogActions label="Create key" pendingLabel="Creating…" pending={create.isPending} />
           </form>
         </DialogContent>
       )}

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogTrigger, DialogActions } from "@/components/ui/dialog";
 import { useRevokeApiKey, type ApiKey } from "@/components/identity/queries";
 import { errorMessage } from "@/lib/client/api-fetch";
 
@@ -33,14 +33,13 @@ export function RevokeApiKeyDialog({ apiKey }: { apiKey: ApiKey }) {
             <Alert>{errorMessage(revoke.error)}</Alert>
           </div>
         )}
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button variant="danger" disabled={revoke.isPending} onClick={() => revoke.mutate(apiKey.id, { onSuccess: () => setOpen(false) })}>
-            {revoke.isPending ? "Revoking…" : "Revoke key"}
-          </Button>
-        </DialogFooter>
+        <DialogActions
+          variant="danger"
+          label="Revoke key"
+          pendingLabel="Revoking…"
+          pending={revoke.isPending}
+          onConfirm={() => revoke.mutate(apiKey.id, { onSuccess: () => setOpen(false) })}
+        />
       </DialogContent>
     </Dialog>
   );

@@ -13,7 +13,7 @@ import {
   DropdownMenuSeparator,
   DropdownMenuTrigger,
 } from "@/components/ui/dropdown-menu";
-import { identityKeys, useMe, useProjects, useSetWorkspace, useWorkspace } from "@/components/identity/queries";
+import { useMe, useProjects, useSetWorkspace, useWorkspace } from "@/components/identity/queries";
 import { isAnnotatorPath } from "@/components/shell/nav-items";
 import { RoleBadge } from "@/components/identity/role-badge";
 import { TeamAvatar } from "@/components/identity/team-avatar";

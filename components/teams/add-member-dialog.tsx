@@ -4,7 +4,7 @@ import { UserPlus } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger, DialogActions } from "@/components/ui/dialog";
 import { Field, SelectField } from "@/components/ui/field";
 import { ROLE_HELP, ROLE_LABEL } from "@/components/identity/role-badge";
 import { useAddMember, type Role } from "@/components/identity/queries";
@@ -124,14 +124,7 @@ export function AddMemberDialog({ team }: { team: string }) {
               ))}
             </SelectField>
             {add.isError && Object.keys(fields).length === 0 && <Alert>{errorMessage(add.error)}</Alert>}
-            <DialogFooter>
-              <DialogClose asChild>
-                <Button variant="secondary">Cancel</Button>
-              </DialogClose>
-              <Button type="submit" disabled={add.isPending}>
-                {add.isPending ? "Adding…" : mode === "new" ? "Create and add" : "Add member"}
-              </Button>
-            </DialogFooter>
+            <DialogActions label={mode === "new" ? "Create and add" : "Add member"} pendingLabel="Adding…" pending={add.isPending} />
           </form>
         </DialogContent>
       )}

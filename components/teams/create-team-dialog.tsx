@@ -4,7 +4,7 @@ import { Plus } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogTrigger, DialogActions } from "@/components/ui/dialog";
 import { Field } from "@/components/ui/field";
 import { useCreateTeam } from "@/components/identity/queries";
 import { ApiError, errorMessage } from "@/lib/client/api-fetch";
@@ -58,14 +58,7 @@ export function CreateTeamDialog({ onCreated }: { onCreated: (name: string) => v
             onInput={() => setMissingName(false)}
           />
           {create.isError && !fields.name && <Alert>{errorMessage(create.error)}</Alert>}
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button variant="secondary">Cancel</Button>
-            </DialogClose>
-            <Button type="submit" disabled={create.isPending}>
-              {create.isPending ? "Creating…" : "Create team"}
-            </Button>
-          </DialogFooter>
+          <DialogActions label="Create team" pendingLabel="Creating…" pending={create.isPending} />
         </form>
       </DialogContent>
     </Dialog>

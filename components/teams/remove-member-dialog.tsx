@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogTrigger, DialogActions } from "@/components/ui/dialog";
 import { useRemoveMember } from "@/components/identity/queries";
 import { errorMessage } from "@/lib/client/api-fetch";
 
@@ -28,14 +28,13 @@ export function RemoveMemberDialog({ team, username, isYou }: { team: string; us
         description={isYou ? "You lose access to the team's models, data and keys scoped to it." : `${username} loses access to ${team} at once. Their account and other teams are not affected.`}
       >
         {remove.isError && <Alert>{errorMessage(remove.error)}</Alert>}
-        <DialogFooter>
-          <DialogClose asChild>
-            <Button variant="secondary">Cancel</Button>
-          </DialogClose>
-          <Button variant="danger" disabled={remove.isPending} onClick={() => remove.mutate(username, { onSuccess: () => setOpen(false) })}>
-            {remove.isPending ? "Removing…" : isYou ? "Leave team" : "Remove member"}
-          </Button>
-        </DialogFooter>
+        <DialogActions
+          variant="danger"
+          label={isYou ? "Leave team" : "Remove member"}
+          pendingLabel="Removing…"
+          pending={remove.isPending}
+          onConfirm={() => remove.mutate(username, { onSuccess: () => setOpen(false) })}
+        />
       </DialogContent>
     </Dialog>
   );

@@ -3,6 +3,7 @@
 import * as DialogPrimitive from "@radix-ui/react-dialog";
 import { X } from "lucide-react";
 import type { ReactNode } from "react";
+import { Button } from "@/components/ui/button";
 
 // Radix Dialog with Anneal's look: focus is trapped inside, Escape and the close button close it,
 // and focus returns to the trigger.
@@ -50,4 +51,27 @@ export function DialogContent({ title, description, children, size = "md" }: Dia
 
 export function DialogFooter({ children }: { children: ReactNode }) {
   return <div className="-mx-5 mt-5 -mb-4 flex justify-end gap-2 rounded-b-xl border-t border-zinc-100 bg-zinc-50/70 px-5 py-3">{children}</div>;
+}
+
+export interface DialogActionsProps {
+  label: string;
+  pendingLabel: string;
+  pending: boolean;
+  variant?: "primary" | "danger";
+  /** A confirm button's action; without it the button submits the dialog's form. */
+  onConfirm?: () => void;
+}
+
+/** Cancel, then the dialog's one action (disabled and relabelled while it runs). */
+export function DialogActions({ label, pendingLabel, pending, variant = "primary", onConfirm }: DialogActionsProps) {
+  return (
+    <DialogFooter>
+      <DialogClose asChild>
+        <Button variant="secondary">Cancel</Button>
+      </DialogClose>
+      <Button type={onConfirm ? "button" : "submit"} variant={variant} disabled={pending} onClick={onConfirm}>
+        {pending ? pendingLabel : label}
+      </Button>
+    </DialogFooter>
+  );
 }
