@@ -41,8 +41,9 @@ export const SHIPPED_MODEL: GgufBaseModel = {
   name: "anneal/tiny-chat",
   gguf: path.resolve(process.cwd(), "models/tiny-chat.gguf"),
   trainable: true,
-  description: "Anneal's own ~2M-parameter chat model (models/README.md), fully fine-tunable on CPU",
-  learningRates: { rl: 1e-4, sft: 3e-4 },
+  description: "Anneal's own 1M-parameter chat model (models/README.md), fully fine-tunable on CPU",
+  // models/README.md: SFT measured by a sweep; RL a third of it (PPO-clip assumes small steps).
+  learningRates: { rl: 1e-3, sft: 3e-3 },
 };
 
 const modelName = z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "letters, digits, . _ - and /");
