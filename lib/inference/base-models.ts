@@ -68,7 +68,14 @@ const modelsFileSchema = z.array(
   ]),
 );
 
-function readModelsFile(file: string): BaseModel[] {
+type ModelsFileEntry = z.output<typeof modelsFileSchema>[number];
+
+// The file is parsed again only when it changes (it is consulted on every request).
+let cachedFile: { path: string; mtimeMs: number; entries: ModelsFileEntry[] } | undefined;
+
+function readModelsFile(file: string): ModelsFileEntry[] {
+  const mtimeMs = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? -1;
+  if (cachedFile?.path === file && cachedFile.mtimeMs === mtimeMs) return cachedFile.entries;
   let parsed: unknown;
   try {
     parsed = JSON.parse(fs.readFileSync(file, "utf8"));
@@ -79,30 +86,33 @@ function readModelsFile(file: string): BaseModel[] {
   if (!result.success) {
     throw new AppError("unavailable", `ANNEAL_MODELS_FILE ${file}: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
-  const dir = path.dirname(path.resolve(file));
-  return result.data.map((m): BaseModel => {
-    if ("upstream" in m) {
-      const apiKey = m.api_key_env ? process.env[m.api_key_env] : undefined;
-      if (m.api_key_env && !apiKey) throw new AppError("unavailable", `ANNEAL_MODELS_FILE: ${m.name} reads its API key from $${m.api_key_env}, which is not set.`);
-      return {
-        kind: "upstream",
-        name: m.name,
-        baseUrl: m.upstream.replace(/\/+$/, ""),
-        upstreamModel: m.upstream_model ?? m.name,
-        apiKey,
-        trainable: false,
-        description: m.description || `served by ${new URL(m.upstream).host}`,
-      };
-    }
+  cachedFile = { path: file, mtimeMs, entries: result.data };
+  return result.data;
+}
+
+/** A listed model; an upstream's key is read from its environment variable on each use. */
+function toBaseModel(m: ModelsFileEntry, file: string): BaseModel {
+  if ("upstream" in m) {
+    const apiKey = m.api_key_env ? process.env[m.api_key_env] : undefined;
+    if (m.api_key_env && !apiKey) throw new AppError("unavailable", `ANNEAL_MODELS_FILE: ${m.name} reads its API key from $${m.api_key_env}, which is not set.`);
     return {
-      kind: "gguf",
+      kind: "upstream",
       name: m.name,
-      gguf: path.resolve(dir, m.gguf),
-      trainable: m.trainable,
-      description: m.description || `GGUF model ${path.basename(m.gguf)}`,
-      ...(m.learning_rates && { learningRates: m.learning_rates }),
+      baseUrl: m.upstream.replace(/\/+$/, ""),
+      upstreamModel: m.upstream_model ?? m.name,
+      apiKey,
+      trainable: false,
+      description: m.description || `served by ${new URL(m.upstream).host}`,
     };
-  });
+  }
+  return {
+    kind: "gguf",
+    name: m.name,
+    gguf: path.resolve(path.dirname(path.resolve(file)), m.gguf),
+    trainable: m.trainable,
+    description: m.description || `GGUF model ${path.basename(m.gguf)}`,
+    ...(m.learning_rates && { learningRates: m.learning_rates }),
+  };
 }
 
 export interface Catalogue {
@@ -115,7 +125,7 @@ export function baseModelCatalogue(): Catalogue {
   const env = getEnv();
   const models = [
     ...(fs.existsSync(SHIPPED_MODEL.gguf) ? [SHIPPED_MODEL] : []),
-    ...(env.ANNEAL_MODELS_FILE ? readModelsFile(env.ANNEAL_MODELS_FILE) : []),
+    ...(env.ANNEAL_MODELS_FILE ? readModelsFile(env.ANNEAL_MODELS_FILE).map((m) => toBaseModel(m, env.ANNEAL_MODELS_FILE!)) : []),
   ];
   const defaultModel = env.ANNEAL_DEFAULT_MODEL ? models.find((m) => m.name === env.ANNEAL_DEFAULT_MODEL) : models[0];
   if (env.ANNEAL_DEFAULT_MODEL && !defaultModel) {

@@ -13,6 +13,17 @@ export interface LogprobEntry {
   top_logprobs: { token: string; logprob: number; bytes: number[] }[];
 }
 
+// A token's text never changes for a loaded model: detokenize each id once, not once per use.
+const tokenTexts = new WeakMap<LlamaModel, Map<number, string>>();
+
+function tokenText(model: LlamaModel, token: number): string {
+  let texts = tokenTexts.get(model);
+  if (!texts) tokenTexts.set(model, (texts = new Map()));
+  let text = texts.get(token);
+  if (text === undefined) texts.set(token, (text = model.detokenize([token as Token], true)));
+  return text;
+}
+
 export class LogprobFormatter {
   constructor(
     private readonly model: LlamaModel,
@@ -20,7 +31,7 @@ export class LogprobFormatter {
   ) {}
 
   private describe(token: number, logprob: number) {
-    const text = this.model.detokenize([token as Token], true);
+    const text = tokenText(this.model, token);
     return {
       token: this.asTokenIds ? `token_id:${token}` : text,
       logprob: Math.max(logprob, LOGPROB_FLOOR),
@@ -30,7 +41,7 @@ export class LogprobFormatter {
 
   entry(token: number, logprob: number, top: readonly TokenLogprob[] = []): LogprobEntry {
     // The main entry's bytes are the token's own even in token-id form (vLLM's quirk, kept).
-    const text = this.model.detokenize([token as Token], true);
+    const text = tokenText(this.model, token);
     return {
       ...this.describe(token, logprob),
       bytes: [...Buffer.from(text, "utf8")],
