@@ -16,7 +16,7 @@ export function RunStats({ run }: { run: ChatRun }) {
   const { usage, ttftMs, totalMs, finishReason } = run;
   const completion = usage?.completion_tokens ?? run.tokens.length;
   const genMs = totalMs !== undefined && ttftMs !== undefined ? totalMs - ttftMs : undefined;
-  const rate = genMs && completion > 1 ? ((completion - 1) / genMs) * 1000 : undefined;
+  const rate = genMs !== undefined && genMs >= 50 && completion > 1 ? ((completion - 1) / genMs) * 1000 : undefined;
   return (
     <dl data-testid="run-stats" className="flex flex-wrap items-center gap-x-3.5 gap-y-1 text-[11px] text-zinc-500 tabular-nums">
       <div className="flex items-center gap-1" title="Time to first token">

@@ -32,7 +32,7 @@ export function ProjectAreaChart({ data, projects, label }: { data: DayPoint[]; 
           <Tooltip {...tooltipStyle} />
           <Legend iconType="circle" iconSize={8} wrapperStyle={{ fontSize: 12 }} />
           {projects.map((project, i) => (
-            <Area key={project} type="monotone" dataKey={project} stackId="1" stroke={projectColor(i)} fill={projectColor(i)} fillOpacity={0.18} strokeWidth={1.5} isAnimationActive={false} />
+            <Area key={project} type="linear" dataKey={project} stackId="1" stroke={projectColor(i)} fill={projectColor(i)} fillOpacity={0.28} strokeWidth={1.5} isAnimationActive={false} />
           ))}
         </AreaChart>
       </ResponsiveContainer>
