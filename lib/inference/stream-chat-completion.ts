@@ -43,8 +43,15 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
     ...(continuous && { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens[index], total_tokens: promptTokens + completionTokens[index] } }),
   });
 
+  let clientGone = false;
   const body = new ReadableStream<Uint8Array>({
-    async start(controller) {
+    async start(rawController) {
+      // After a disconnect the stream is closed: what is still in flight is dropped, not an error.
+      const controller = {
+        enqueue(bytes: Uint8Array) {
+          if (!clientGone) rawController.enqueue(bytes);
+        },
+      };
       let status: "success" | "error" | "cancelled" = "success";
       let failure: string | undefined;
       try {
@@ -87,6 +94,10 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
           controller.enqueue(sse({ id: header.id, object: "chat.completion.chunk", created: header.created, model: header.model, choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: total, total_tokens: promptTokens + total } }));
         }
       } catch (error) {
+        if (clientGone) {
+          status = "cancelled";
+          return;
+        }
         status = "error";
         failure = (error as Error).message;
         const appError = error instanceof AppError ? error : undefined;
@@ -96,15 +107,14 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
         onDone();
         const total = completionTokens.reduce((a, b) => a + b, 0);
         record({ choices: texts.map((content, index) => ({ index, message: { role: "assistant", content }, ...finishes[index] })) }, total, status, failure);
-        try {
+        if (!clientGone) {
           controller.enqueue(sse("[DONE]"));
-          controller.close();
-        } catch {
-          // the client is gone
+          rawController.close();
         }
       }
     },
     cancel() {
+      clientGone = true;
       abort.abort(); // the client disconnected: stop generating
     },
   });
