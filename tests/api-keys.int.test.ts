@@ -63,6 +63,7 @@ describe("API keys", () => {
     expect(scoped.team).toBe(team.name);
     const me = meSchema.parse((await json(api("GET", "/v1/me", { bearer: scoped.key }))).body);
     expect(me.teams.map((t) => t.name)).toEqual([team.name]);
+    expect(me.default_project).toBe(`${team.name}/default`); // its usage lands in its own team
     // Its owner's personal team is out of its reach.
     const personal = await json(api("GET", `/v1/teams/${team.member.username}/projects`, { bearer: scoped.key }));
     expect(personal.status).toBe(404);

@@ -13,7 +13,7 @@ export async function describeCaller(principal: Principal) {
   return {
     user: toUserDto(user),
     teams: teams.map((t) => ({ id: t.team.id, name: t.team.name, role: t.role, personal: t.team.personalFor !== null })),
-    default_project: defaultProjectRef(principal),
+    default_project: await defaultProjectRef(principal),
     auth: principal.via,
   };
 }

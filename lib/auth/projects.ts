@@ -34,7 +34,14 @@ export async function resolveProject(
   return { ...access, project };
 }
 
-/** A caller's default project: `<personal team>/default` of the key's owner. */
-export function defaultProjectRef(principal: Principal): string {
-  return `${principal.user.username}/default`;
+/** A caller's default team: the API key's team when it is scoped, else the owner's personal team. */
+export async function defaultTeamName(principal: Principal): Promise<string> {
+  const scope = principal.apiKey?.teamId;
+  if (!scope) return principal.user.username;
+  return (await getDb().team.findUniqueOrThrow({ where: { id: scope }, select: { name: true } })).name;
+}
+
+/** A caller's default project: `<default team>/default`. */
+export async function defaultProjectRef(principal: Principal): Promise<string> {
+  return `${await defaultTeamName(principal)}/default`;
 }

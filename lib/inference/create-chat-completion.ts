@@ -41,7 +41,7 @@ export async function createChatCompletion(ctx: ChatCompletionContext): Promise<
   if (ctx.projectRef !== undefined && !projectRefSchema.safeParse(ctx.projectRef).success) {
     throw invalid(["header", "svc-project"], "Svc-Project must be <team>/<project>.", "string_pattern_mismatch");
   }
-  const project = await resolveProject(principal, ctx.projectRef ?? defaultProjectRef(principal), "use");
+  const project = await resolveProject(principal, ctx.projectRef ?? (await defaultProjectRef(principal)), "use");
   const resolved = await resolveModel(principal, request.model);
   const startedAt = new Date();
   const callId = randomUUID();

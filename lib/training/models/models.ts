@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Principal } from "@/lib/auth/principal";
-import { resolveProject } from "@/lib/auth/projects";
+import { defaultTeamName, resolveProject } from "@/lib/auth/projects";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import { badRequest, conflict } from "@/lib/http/errors";
@@ -39,10 +39,7 @@ export async function createModel(principal: Principal, input: CreateModelInput)
   if (!models.some((m) => m.name === input.base_model)) {
     throw badRequest(`Unknown base_model '${input.base_model}'. Available: ${models.map((m) => m.name).join(", ") || "none"}.`);
   }
-  const scopedTeam = principal.apiKey?.teamId
-    ? (await getDb().team.findUniqueOrThrow({ where: { id: principal.apiKey.teamId }, select: { name: true } })).name
-    : undefined;
-  const entity = input.entity ?? scopedTeam ?? principal.user.username;
+  const entity = input.entity ?? (await defaultTeamName(principal));
   const { project } = await resolveProject(principal, `${entity}/${input.project}`, "use");
   const include = { project: { select: { name: true, team: { select: { name: true } } } } } as const;
   const existing = await getDb().model.findUnique({ where: { projectId_name: { projectId: project.id, name: input.name } }, include });
