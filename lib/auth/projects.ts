@@ -25,12 +25,10 @@ export async function resolveProject(
   const existing = await db.project.findUnique({ where, select: { id: true, name: true } });
   if (existing) return { ...access, project: existing };
   if (!createIfMissing) throw notFound(`Project '${ref}' not found.`);
-  const project = await db.project.upsert({
-    where,
-    create: { teamId: access.team.id, name: projectName },
-    update: {},
-    select: { id: true, name: true },
-  });
+  // ON CONFLICT DO NOTHING: concurrent first writes to one project must all succeed (an upsert
+  // is find-then-create and races).
+  await db.project.createMany({ data: [{ teamId: access.team.id, name: projectName }], skipDuplicates: true });
+  const project = await db.project.findUniqueOrThrow({ where, select: { id: true, name: true } });
   return { ...access, project };
 }
 

@@ -13,11 +13,8 @@ export async function getAuthSecret(): Promise<string> {
   const configured = getEnv().NEXTAUTH_SECRET;
   if (configured) return (cached = configured);
   const db = getDb();
-  await db.instanceSetting.upsert({
-    where: { key: SETTING_KEY },
-    create: { key: SETTING_KEY, value: randomBytes(32).toString("base64url") },
-    update: {},
-  });
+  // ON CONFLICT DO NOTHING: the first concurrent requests of a new instance agree on one secret.
+  await db.instanceSetting.createMany({ data: [{ key: SETTING_KEY, value: randomBytes(32).toString("base64url") }], skipDuplicates: true });
   const row = await db.instanceSetting.findUniqueOrThrow({ where: { key: SETTING_KEY } });
   return (cached = row.value);
 }

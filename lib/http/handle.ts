@@ -64,6 +64,10 @@ export function errorResponse(error: unknown, operation: Pick<Operation, "openai
     if (operation.openaiErrors) body.error = { message: error.message, type: error.code, param: null, code: error.status };
     return Response.json(body, { status: error.status, headers: { ...headers, ...error.headers } });
   }
+  if ((error as { code?: unknown })?.code === "P2002") {
+    // A unique constraint hit by a concurrent request that created the same thing first.
+    return errorResponse(new AppError("conflict", "A concurrent request created the same resource; retry to get it."), operation, requestId);
+  }
   log.error("unhandled error", { requestId, error });
   const message = `Internal server error (request ${requestId}); the details are in the server log.`;
   const body: Record<string, unknown> = { detail: message };
