@@ -4,7 +4,7 @@ import { Plus } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger, DialogActions } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogTrigger, DialogActions, DialogDone } from "@/components/ui/dialog";
 import { Field, SelectField } from "@/components/ui/field";
 import { NewKeyReveal } from "@/components/api-keys/new-key-reveal";
 import { useCreateApiKey, useMe } from "@/components/identity/queries";
@@ -47,11 +47,7 @@ export function CreateApiKeyDialog({ origin }: { origin: string }) {
       {create.isSuccess ? (
         <DialogContent title="Your new API key" size="lg">
           <NewKeyReveal apiKey={create.data} origin={origin} />
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button>Done</Button>
-            </DialogClose>
-          </DialogFooter>
+          <DialogDone />
         </DialogContent>
       ) : (
         <DialogContent title="Create API key" description="The key is shown once, right after you create it.">

@@ -4,7 +4,7 @@ import { UserPlus } from "lucide-react";
 import { useState, type FormEvent } from "react";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { Dialog, DialogClose, DialogContent, DialogFooter, DialogTrigger, DialogActions } from "@/components/ui/dialog";
+import { Dialog, DialogContent, DialogTrigger, DialogActions, DialogDone } from "@/components/ui/dialog";
 import { Field, SelectField } from "@/components/ui/field";
 import { ROLE_HELP, ROLE_LABEL } from "@/components/identity/role-badge";
 import { useAddMember, type Role } from "@/components/identity/queries";
@@ -82,11 +82,7 @@ export function AddMemberDialog({ team }: { team: string }) {
       {done ? (
         <DialogContent title={`${given.username} was added to ${team}`} size="lg">
           <CredentialsReveal username={given.username} password={given.password} generated={Boolean(add.data.password)} />
-          <DialogFooter>
-            <DialogClose asChild>
-              <Button>Done</Button>
-            </DialogClose>
-          </DialogFooter>
+          <DialogDone />
         </DialogContent>
       ) : (
         <DialogContent title={`Add a member to ${team}`} description="Members act with their role in this team only.">

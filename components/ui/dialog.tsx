@@ -75,3 +75,14 @@ export function DialogActions({ label, pendingLabel, pending, variant = "primary
     </DialogFooter>
   );
 }
+
+/** The single "Done" that closes a dialog showing a result (e.g. a secret shown once). */
+export function DialogDone() {
+  return (
+    <DialogFooter>
+      <DialogClose asChild>
+        <Button>Done</Button>
+      </DialogClose>
+    </DialogFooter>
+  );
+}
