@@ -39,7 +39,8 @@ export type BaseModel = GgufBaseModel | UpstreamBaseModel;
 export const SHIPPED_MODEL: GgufBaseModel = {
   kind: "gguf",
   name: "anneal/tiny-chat",
-  gguf: path.resolve(process.cwd(), "models/tiny-chat.gguf"),
+  // Resolved at run time from the working directory; turbopackIgnore keeps the build from tracing the repo.
+  gguf: path.resolve(/* turbopackIgnore: true */ process.cwd(), "models/tiny-chat.gguf"),
   trainable: true,
   description: "Anneal's own 1M-parameter chat model (models/README.md), fully fine-tunable on CPU",
   // models/README.md: SFT measured by a sweep; RL a third of it (PPO-clip assumes small steps).
