@@ -117,6 +117,14 @@ const CASES: Record<string, (w: World) => Case> = {
   ...modelRouteCases("listCheckpoints", "/checkpoints"),
   ...modelRouteCases("deleteCheckpoints", "/checkpoints", { steps: [1] }),
   ...modelRouteCases("logTrajectories", "/log", { split: "val", trajectory_groups: [] }),
+  listTrainedModels: (w) => ({
+    valid: { path: "/v1/preview/models" },
+    foreign: { path: `/v1/preview/models?entity=${w.other.name}` },
+    forbidden: { as: "annotator", path: `/v1/preview/models?project=${w.team.name}/matrix` },
+  }),
+  ...modelRouteCases("getModel", ""),
+  ...modelRouteCases("listTrajectoryGroups", "/trajectory-groups"),
+  ...modelRouteCases("getModelMetrics", "/metrics"),
   revokeApiKey: (w) => ({
     valid: { path: `/v1/api-keys/${w.otherKeyId}` },
     foreign: { path: `/v1/api-keys/${w.otherKeyId}` },

@@ -8,9 +8,15 @@ import {
   deleteCheckpointsBody,
   deletedCheckpointsSchema,
   deletedModelSchema,
+  listModelsQuery,
   logBody,
+  loggedTrajectoryGroupPage,
+  modelDetailSchema,
+  modelMetricsSchema,
+  modelPage,
   modelParams,
   modelSchema,
+  trajectoryGroupsQuery,
 } from "@/lib/training/models/schemas";
 
 // Models, checkpoints and logs (spec §4.2). Python clients may send NaN/Infinity literals here.
@@ -19,6 +25,18 @@ export const createModelOp = defineOperation({
   id: "createModel", method: "POST", path: "/v1/preview/models", tag: "Models", auth: "bearer", nonStandardJson: true,
   summary: "Create a trainable model from a base model (or return the existing one)",
   body: createModelBody, response: modelSchema,
+});
+
+export const listTrainedModelsOp = defineOperation({
+  id: "listTrainedModels", method: "GET", path: "/v1/preview/models", tag: "Models", auth: "bearer",
+  summary: "Models the caller can use, newest first (cursor page); filter by project or team",
+  query: listModelsQuery, response: modelPage,
+});
+
+export const getModelOp = defineOperation({
+  id: "getModel", method: "GET", path: "/v1/preview/models/{model_id}", tag: "Models", auth: "bearer",
+  summary: "One model, with its newest checkpoint's step",
+  params: modelParams, response: modelDetailSchema,
 });
 
 export const deleteModelOp = defineOperation({
@@ -44,4 +62,16 @@ export const logTrajectoriesOp = defineOperation({
   nonStandardJson: true, bodyLimit: LARGE_BODY_LIMIT,
   summary: "Log trajectory groups; their averaged metrics attach to the model's current step",
   params: modelParams, body: logBody, response: z.object({}),
+});
+
+export const listTrajectoryGroupsOp = defineOperation({
+  id: "listTrajectoryGroups", method: "GET", path: "/v1/preview/models/{model_id}/trajectory-groups", tag: "Models", auth: "bearer",
+  summary: "Trajectory groups logged to a model, optionally of one split and step (cursor page)",
+  params: modelParams, query: trajectoryGroupsQuery, response: loggedTrajectoryGroupPage,
+});
+
+export const getModelMetricsOp = defineOperation({
+  id: "getModelMetrics", method: "GET", path: "/v1/preview/models/{model_id}/metrics", tag: "Models", auth: "bearer",
+  summary: "Every step's metrics (checkpoint and logged ones merged), by step",
+  params: modelParams, response: modelMetricsSchema,
 });
