@@ -7,6 +7,7 @@ CREATE TABLE "TrainingJob" (
     "status" TEXT NOT NULL DEFAULT 'queued',
     "input" JSONB NOT NULL,
     "config" JSONB NOT NULL DEFAULT '{}',
+    "inputSummary" JSONB NOT NULL DEFAULT '{}',
     "createdById" UUID,
     "numSequences" INTEGER,
     "stepsDone" INTEGER NOT NULL DEFAULT 0,
