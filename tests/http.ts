@@ -71,12 +71,14 @@ export async function api(method: string, url: string, options: ApiOptions = {})
   const headers: Record<string, string> = { host: new URL(BASE_URL).host, ...options.headers };
   if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
   if (options.basic) headers.authorization = `Basic ${Buffer.from(options.basic.join(":")).toString("base64")}`;
-  let body: string | Uint8Array | undefined = options.rawBody;
-  if (options.body !== undefined) {
+  let body: BodyInit | undefined = options.rawBody as BodyInit | undefined;
+  // A FormData body is sent as multipart/form-data (the Request sets the boundary).
+  if (options.body instanceof FormData) body = options.body;
+  else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const request = new Request(new URL(url, BASE_URL), { method, headers, body: body as BodyInit | undefined });
+  const request = new Request(new URL(url, BASE_URL), { method, headers, body });
   return handler(request, { params: Promise.resolve(params) });
 }
 

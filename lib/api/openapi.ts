@@ -53,7 +53,7 @@ function describe(op: Operation) {
     security: op.auth === "public" ? [] : [{ [op.auth === "bearer" ? "bearerAuth" : "basicAuth"]: [] }],
     parameters: [...parameters(op.params, "path"), ...parameters(op.query, "query")],
     requestBody: op.body
-      ? { required: true, content: { "application/json": { schema: jsonSchema(op.body, "input") } } }
+      ? { required: true, content: { [op.bodyKind === "multipart" ? "multipart/form-data" : "application/json"]: { schema: jsonSchema(op.body, "input") } } }
       : undefined,
     responses,
   };

@@ -4,7 +4,7 @@ export const MiB = 1024 * 1024;
 export const DEFAULT_BODY_LIMIT = 1 * MiB;
 export const LARGE_BODY_LIMIT = 64 * MiB;
 
-function tooLarge(limit: number): AppError {
+export function tooLarge(limit: number): AppError {
   return new AppError(
     "payload_too_large",
     `Request body exceeds this route's limit of ${limit / MiB} MiB.`,

@@ -5,6 +5,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { DEFAULT_BODY_LIMIT, readBodyText } from "@/lib/http/body";
 import { AppError, ValidationError, forbidden } from "@/lib/http/errors";
 import { dropNullFields, parseJsonBody } from "@/lib/http/json";
+import { readMultipartBody } from "@/lib/http/multipart";
 import { log } from "@/lib/log";
 import type { Operation } from "@/lib/http/operation";
 import { toValidationIssues } from "@/lib/http/validation";
@@ -45,6 +46,7 @@ function queryObject(url: URL): Record<string, string | string[]> {
 }
 
 async function readBody(req: Request, operation: Operation): Promise<unknown> {
+  if (operation.bodyKind === "multipart") return readMultipartBody(req, operation.bodyLimit ?? DEFAULT_BODY_LIMIT);
   const text = await readBodyText(req, operation.bodyLimit ?? DEFAULT_BODY_LIMIT);
   if (text.trim() === "") return undefined;
   return dropNullFields(parseJsonBody(text, operation.nonStandardJson ?? false));

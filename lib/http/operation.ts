@@ -31,6 +31,9 @@ export interface Operation<
   status?: number;
   /** Body size limit in bytes (default 1 MiB). */
   bodyLimit?: number;
+  /** How the body is read: JSON (default) or a multipart/form-data upload, whose fields (File
+   *  objects for file parts, strings otherwise) are what `body` validates. */
+  bodyKind?: "json" | "multipart";
   /** Accept NaN/Infinity/-Infinity literals in the JSON body (as missing values). */
   nonStandardJson?: boolean;
   /** Also send errors in OpenAI's `{"error": {...}}` envelope (chat completions). */
