@@ -17,6 +17,9 @@ interface World {
   /** A model in `team` and one in `other`. */
   model: string;
   otherModel: string;
+  /** A file (row only) in `team` and one in `other`. */
+  file: string;
+  otherFile: string;
 }
 
 interface Request {
@@ -125,6 +128,28 @@ const CASES: Record<string, (w: World) => Case> = {
   ...modelRouteCases("getModel", ""),
   ...modelRouteCases("listTrajectoryGroups", "/trajectory-groups"),
   ...modelRouteCases("getModelMetrics", "/metrics"),
+  createFile: (w) => {
+    const upload = (team?: string) => {
+      const form = new FormData();
+      form.append("file", new Blob(["{}\n"]), "a.jsonl");
+      form.append("purpose", "fine-tune");
+      if (team) form.append("team", team);
+      return form;
+    };
+    return {
+      valid: { path: "/v1/files", body: upload() },
+      foreign: { path: "/v1/files", body: upload(w.other.name) },
+      forbidden: { as: "annotator", path: "/v1/files", body: upload(w.team.name) },
+    };
+  },
+  listFiles: (w) => ({
+    valid: { path: "/v1/files" },
+    foreign: { path: `/v1/files?team=${w.other.name}` },
+    forbidden: { as: "annotator", path: `/v1/files?team=${w.team.name}` },
+  }),
+  ...fileRouteCases("getFile", ""),
+  ...fileRouteCases("getFileContent", "/content"),
+  ...fileRouteCases("deleteFile", ""),
   revokeApiKey: (w) => ({
     valid: { path: `/v1/api-keys/${w.otherKeyId}` },
     foreign: { path: `/v1/api-keys/${w.otherKeyId}` },
@@ -143,6 +168,17 @@ function modelRouteCases(id: string, suffix: string, body?: unknown): Record<str
   };
 }
 
+/** Routes on one file: another team's file is 404; an annotator of the file's team is 403. */
+function fileRouteCases(id: string, suffix: string): Record<string, (w: World) => Case> {
+  return {
+    [id]: (w) => ({
+      valid: { path: `/v1/files/${w.file}${suffix}` },
+      foreign: { path: `/v1/files/${w.otherFile}${suffix}` },
+      forbidden: { as: "annotator", path: `/v1/files/${w.file}${suffix}` },
+    }),
+  };
+}
+
 const protectedOps = ALL_OPERATIONS.filter((op) => op.auth !== "public");
 let world: World;
 
@@ -153,7 +189,12 @@ beforeAll(async () => {
     const project = await getDb().project.create({ data: { teamId: t.id, name: "matrix" } });
     return (await getDb().model.create({ data: { projectId: project.id, name: "m", baseModel: "test/tiny" } })).id;
   };
-  world = { team, other, admin, otherKeyId: otherKey.id, model: await modelIn(team), otherModel: await modelIn(other) };
+  const fileIn = async (t: Team) =>
+    (await getDb().file.create({ data: { teamId: t.id, filename: "a.jsonl", purpose: "fine-tune", bytes: 0, path: "missing" } })).id;
+  world = {
+    team, other, admin, otherKeyId: otherKey.id, model: await modelIn(team), otherModel: await modelIn(other),
+    file: await fileIn(team), otherFile: await fileIn(other),
+  };
 });
 
 function callerKey(as: "member" | "annotator" | "non-admin"): string {

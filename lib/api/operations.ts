@@ -1,4 +1,5 @@
 import * as identity from "@/lib/auth/operations";
+import * as files from "@/lib/files/operations";
 import * as health from "@/lib/health/operations";
 import * as inference from "@/lib/inference/operations";
 import * as models from "@/lib/training/models/operations";
@@ -10,7 +11,7 @@ import type { Operation } from "@/lib/http/operation";
 const isOperation = (value: unknown): value is Operation =>
   typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
 
-export const ALL_OPERATIONS: Operation[] = [identity, health, inference, models].flatMap((module) =>
+export const ALL_OPERATIONS: Operation[] = [identity, health, inference, models, files].flatMap((module) =>
   Object.values(module).filter(isOperation),
 );
 
