@@ -7,6 +7,7 @@ import { ensureDataDirs } from "@/lib/config/paths";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { flushCalls } from "@/lib/inference/call-recorder";
+import { runnerSettingsFromEnv, TrainingRunner } from "@/lib/training/jobs/runner";
 import { buildApp, buildIsCurrent } from "./lib/build";
 import { serveNext } from "./lib/serve";
 import { describeStartup } from "./lib/startup-banner";
@@ -28,6 +29,9 @@ async function main() {
   const report = await bootstrapInstance(env);
 
   const server = await serveNext({ root, host: env.HOST, port: env.PORT });
+  // Training runs here too (on worker threads); ANNEAL_TRAINING_CONCURRENCY=0 leaves it to workers.
+  const runner = env.ANNEAL_TRAINING_CONCURRENCY > 0 ? new TrainingRunner(runnerSettingsFromEnv("embedded")) : null;
+  await runner?.start();
   console.log(describeStartup({ env, database: db.kind === "pglite" ? `embedded PGlite in ${dataDir(env)}/db` : "PostgreSQL (DATABASE_URL)", report }));
 
   let stopping = false;
@@ -36,6 +40,7 @@ async function main() {
     stopping = true;
     console.log(`anneal: ${signal}: shutting down`);
     await server.close();
+    await runner?.stop(); // a job in progress goes back to the queue
     await flushCalls(); // recorded calls still in the write-behind buffer
     await closeDatabase(); // PGlite must be closed to be durable
     process.exit(0);

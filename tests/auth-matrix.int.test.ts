@@ -20,6 +20,9 @@ interface World {
   /** A file (row only) in `team` and one in `other`. */
   file: string;
   otherFile: string;
+  /** A (cancelled) training job of `model` and one of `otherModel`. */
+  job: string;
+  otherJob: string;
 }
 
 interface Request {
@@ -128,6 +131,16 @@ const CASES: Record<string, (w: World) => Case> = {
   ...modelRouteCases("getModel", ""),
   ...modelRouteCases("listTrajectoryGroups", "/trajectory-groups"),
   ...modelRouteCases("getModelMetrics", "/metrics"),
+  createRlTrainingJob: (w) => jobSubmission("/v1/preview/training-jobs", w, { trajectory_groups: [] }),
+  createSftTrainingJob: (w) => jobSubmission("/v1/preview/sft-training-jobs", w, { training_data: [{ messages: [{ role: "assistant", content: "x" }] }] }),
+  listTrainingJobs: (w) => ({
+    valid: { path: "/v1/preview/training-jobs" },
+    foreign: null, // lists only the caller's teams (a foreign model_id filter just matches nothing)
+    forbidden: null,
+  }),
+  ...jobRouteCases("getTrainingJob", ""),
+  ...jobRouteCases("getTrainingJobEvents", "/events"),
+  ...jobRouteCases("cancelTrainingJob", "/cancel"),
   createFile: (w) => {
     const upload = (team?: string) => {
       const form = new FormData();
@@ -156,6 +169,26 @@ const CASES: Record<string, (w: World) => Case> = {
     forbidden: null,
   }),
 };
+
+/** Submitting a job for a model: another team's model is 404; an annotator is 403. */
+function jobSubmission(path: string, w: World, body: Record<string, unknown>): Case {
+  return {
+    valid: { path, body: { model_id: w.model, ...body } },
+    foreign: { path, body: { model_id: w.otherModel, ...body } },
+    forbidden: { as: "annotator", path, body: { model_id: w.model, ...body } },
+  };
+}
+
+/** Routes on one job: another team's job is 404; an annotator of the job's team is 403. */
+function jobRouteCases(id: string, suffix: string): Record<string, (w: World) => Case> {
+  return {
+    [id]: (w) => ({
+      valid: { path: `/v1/preview/training-jobs/${w.job}${suffix}` },
+      foreign: { path: `/v1/preview/training-jobs/${w.otherJob}${suffix}` },
+      forbidden: { as: "annotator", path: `/v1/preview/training-jobs/${w.job}${suffix}` },
+    }),
+  };
+}
 
 /** Routes on one model: another team's model is 404; an annotator of the model's team is 403. */
 function modelRouteCases(id: string, suffix: string, body?: unknown): Record<string, (w: World) => Case> {
@@ -191,9 +224,13 @@ beforeAll(async () => {
   };
   const fileIn = async (t: Team) =>
     (await getDb().file.create({ data: { teamId: t.id, filename: "a.jsonl", purpose: "fine-tune", bytes: 0, path: "missing" } })).id;
+  const jobOf = async (modelId: string) =>
+    (await getDb().trainingJob.create({ data: { modelId, kind: "sft", status: "cancelled", input: "{}" } })).id;
+  const [model, otherModel] = [await modelIn(team), await modelIn(other)];
   world = {
-    team, other, admin, otherKeyId: otherKey.id, model: await modelIn(team), otherModel: await modelIn(other),
+    team, other, admin, otherKeyId: otherKey.id, model, otherModel,
     file: await fileIn(team), otherFile: await fileIn(other),
+    job: await jobOf(model), otherJob: await jobOf(otherModel),
   };
 });
 

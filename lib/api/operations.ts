@@ -2,6 +2,7 @@ import * as identity from "@/lib/auth/operations";
 import * as files from "@/lib/files/operations";
 import * as health from "@/lib/health/operations";
 import * as inference from "@/lib/inference/operations";
+import * as jobs from "@/lib/training/jobs/operations";
 import * as models from "@/lib/training/models/operations";
 import type { Operation } from "@/lib/http/operation";
 
@@ -11,7 +12,7 @@ import type { Operation } from "@/lib/http/operation";
 const isOperation = (value: unknown): value is Operation =>
   typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
 
-export const ALL_OPERATIONS: Operation[] = [identity, health, inference, models, files].flatMap((module) =>
+export const ALL_OPERATIONS: Operation[] = [identity, health, inference, models, jobs, files].flatMap((module) =>
   Object.values(module).filter(isOperation),
 );
 

@@ -21,6 +21,14 @@ const envSchema = z.object({
   ANNEAL_MODELS_FILE: z.string().min(1).optional(),
   ANNEAL_DEFAULT_MODEL: z.string().min(1).optional(),
   ANNEAL_INFERENCE_QUEUE: z.coerce.number().int().min(0).default(64),
+  /** Training jobs: how long a claim lasts without a heartbeat, how often the owner renews it,
+   *  how often idle workers look for work, and how many claims a job gets before it fails. */
+  ANNEAL_JOB_LEASE_MS: z.coerce.number().int().min(100).default(30_000),
+  ANNEAL_JOB_HEARTBEAT_MS: z.coerce.number().int().min(20).default(5_000),
+  ANNEAL_JOB_POLL_MS: z.coerce.number().int().min(20).default(1_000),
+  ANNEAL_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
+  /** Jobs one process trains at once (each on its own thread). 0 in npm start: no embedded runner. */
+  ANNEAL_TRAINING_CONCURRENCY: z.coerce.number().int().min(0).default(1),
 });
 
 export type Env = z.infer<typeof envSchema>;

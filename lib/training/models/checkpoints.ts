@@ -2,7 +2,8 @@ import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
 import { toPage, unknownCursor, isUuid, type PageQuery } from "@/lib/http/pagination";
 import { findModelForCaller } from "@/lib/training/models/find-model";
-import { removeCheckpointFile } from "@/lib/training/models/models";
+import { refuseWhileTraining } from "@/lib/training/jobs/active-jobs";
+import { removeCheckpointFiles } from "@/lib/training/jobs/job-files";
 
 type Metrics = Record<string, number>;
 
@@ -42,8 +43,11 @@ export async function deleteCheckpoints(principal: Principal, modelId: string, s
   await findModelForCaller(principal, modelId, "use");
   const wanted = [...new Set(steps)];
   const found = await getDb().checkpoint.findMany({ where: { modelId, step: { in: wanted } }, select: { step: true, file: true } });
+  const newest = await getDb().checkpoint.findFirst({ where: { modelId }, orderBy: { step: "desc" }, select: { step: true } });
+  // A queued or running job trains from the newest checkpoint; the others may go.
+  if (newest && found.some((c) => c.step === newest.step)) await refuseWhileTraining(modelId, `delete step ${newest.step}, the newest checkpoint`);
   await getDb().checkpoint.deleteMany({ where: { modelId, step: { in: found.map((c) => c.step) } } });
-  for (const c of found) removeCheckpointFile(c.file);
+  for (const c of found) removeCheckpointFiles(c.file);
   const foundSteps = new Set(found.map((c) => c.step));
   return { deleted_count: found.length, not_found_steps: wanted.filter((s) => !foundSteps.has(s)).sort((a, b) => a - b) };
 }

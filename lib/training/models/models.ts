@@ -1,11 +1,10 @@
-import fs from "node:fs";
-import path from "node:path";
 import type { Principal } from "@/lib/auth/principal";
 import { defaultTeamName, resolveProject } from "@/lib/auth/projects";
-import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import { badRequest, conflict } from "@/lib/http/errors";
 import { baseModelCatalogue } from "@/lib/inference/base-models";
+import { removeCheckpointFiles } from "@/lib/training/jobs/job-files";
+import { refuseWhileTraining } from "@/lib/training/jobs/active-jobs";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import type { ModelDto } from "@/lib/training/models/schemas";
 
@@ -54,16 +53,12 @@ export async function createModel(principal: Principal, input: CreateModelInput)
   return toModelDto(created);
 }
 
-/** Deletes a checkpoint's GGUF file; a file already gone is fine (deletion is idempotent). */
-export function removeCheckpointFile(file: string): void {
-  fs.rmSync(path.resolve(dataPaths().checkpoints, file), { force: true });
-}
-
 /** DELETE /v1/preview/models/{id}: the model, its checkpoints (and their files), logs and metrics. */
 export async function deleteModel(principal: Principal, modelId: string) {
   const model = await findModelForCaller(principal, modelId, "use");
+  await refuseWhileTraining(model.id, "delete the model");
   const checkpoints = await getDb().checkpoint.findMany({ where: { modelId }, select: { file: true } });
   await getDb().model.delete({ where: { id: model.id } });
-  for (const c of checkpoints) removeCheckpointFile(c.file);
+  for (const c of checkpoints) removeCheckpointFiles(c.file);
   return { model_id: model.id, deleted_checkpoints: checkpoints.length, deleted_run: true };
 }

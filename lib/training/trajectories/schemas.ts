@@ -66,13 +66,11 @@ export type History = z.infer<typeof historySchema>;
 
 export const trajectorySchema = z.looseObject({
   ...historySchema.shape,
-  // JSON cannot carry NaN, but a client's serializer may write it or a stored row may hold it: a
-  // non-finite reward would poison every advantage of its group, so it is refused by name.
+  // Required (ART always sends it). A NaN literal arrives as a missing value (contract.md), so a
+  // NaN reward is refused here by location rather than silently trained on as 0.
   reward: z
-    .number({ error: (issue) => (issue.input === undefined ? "Field required" : "reward must be a finite number") })
-    .refine(Number.isFinite, "reward must be a finite number")
-    .nullish()
-    .transform((r) => r ?? 0),
+    .number({ error: (issue) => (issue.input === undefined ? "Field required (NaN, Infinity and null are not rewards)" : "reward must be a finite number") })
+    .refine(Number.isFinite, "reward must be a finite number"),
   additional_histories: z.array(historySchema).nullish().transform((h) => h ?? []),
 });
 export type Trajectory = z.infer<typeof trajectorySchema>;

@@ -79,8 +79,8 @@ describe("tokenizeHistory", () => {
 
 describe("parseTrajectoryGroups", () => {
   it("defaults nulls, ignores unknown fields and wraps bare tool definitions", () => {
-    const [g] = parseTrajectoryGroups([{ trajectories: [{ messages_and_choices: [user], reward: null, additional_histories: null, tools: [{ name: "f" }], metrics: {}, logs: [] }], exceptions: [] }]);
-    expect(g.trajectories[0]).toMatchObject({ reward: 0, additional_histories: [], tools: [{ type: "function", function: { name: "f" } }] });
+    const [g] = parseTrajectoryGroups([{ trajectories: [{ messages_and_choices: [user], reward: 0.5, additional_histories: null, tools: [{ name: "f" }], metrics: {}, logs: [] }], exceptions: [] }]);
+    expect(g.trajectories[0]).toMatchObject({ reward: 0.5, additional_histories: [], tools: [{ type: "function", function: { name: "f" } }] });
   });
 
   it("reports a non-finite reward by group and trajectory", () => {

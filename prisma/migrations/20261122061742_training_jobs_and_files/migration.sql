@@ -5,7 +5,7 @@ CREATE TABLE "TrainingJob" (
     "modelId" UUID NOT NULL,
     "kind" TEXT NOT NULL,
     "status" TEXT NOT NULL DEFAULT 'queued',
-    "input" JSONB NOT NULL,
+    "input" TEXT NOT NULL,
     "config" JSONB NOT NULL DEFAULT '{}',
     "inputSummary" JSONB NOT NULL DEFAULT '{}',
     "createdById" UUID,

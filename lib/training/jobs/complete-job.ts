@@ -1,0 +1,24 @@
+import { getDb } from "@/lib/db/client";
+import type { LoadedJob } from "./load-job-task";
+import { insertEvent, lockOwnedJob } from "./queue";
+
+/** A job's successful end, in one transaction while this worker owns it: the model's step
+ *  advances by one, the checkpoint row (its file already written) is created, the job succeeds,
+ *  and training_ended comes last — a client that sees it finds the checkpoint. */
+export async function completeJob(job: LoadedJob, workerId: string, metrics: Record<string, number>, stepsDone: number): Promise<boolean> {
+  return getDb().$transaction(async (tx) => {
+    if (!(await lockOwnedJob(tx, job.jobId, workerId))) return false;
+    const { currentStep: step } = await tx.model.update({
+      where: { id: job.modelId },
+      data: { currentStep: { increment: 1 } },
+      select: { currentStep: true },
+    });
+    await tx.checkpoint.create({ data: { modelId: job.modelId, step, metrics, file: job.checkpointFile } });
+    await tx.trainingJob.update({
+      where: { id: job.jobId },
+      data: { status: "succeeded", checkpointStep: step, stepsDone, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
+    });
+    await insertEvent(tx, job.jobId, "training_ended", { step });
+    return true;
+  });
+}

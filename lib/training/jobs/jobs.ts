@@ -1,0 +1,137 @@
+// Training jobs as callers see them: submit (RL, SFT), get, list, cancel. Submission validates
+// what it cheaply can (model, base, config, SFT data) and queues the job; a runner trains it.
+import type { Principal } from "@/lib/auth/principal";
+import { roleAllows } from "@/lib/auth/principal";
+import { listAccessibleTeams } from "@/lib/auth/team-access";
+import { getDb } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/client";
+import { badRequest, conflict, forbidden, invalid, notFound } from "@/lib/http/errors";
+import { isUuid, toPage, unknownCursor, type Page } from "@/lib/http/pagination";
+import { baseModelCatalogue } from "@/lib/inference/base-models";
+import { findModelForCaller } from "@/lib/training/models/find-model";
+import { planSft } from "@/lib/training/sft/sft-config";
+import { isChoice } from "@/lib/training/trajectories/schemas";
+import { loadSftExamples } from "./sft-data";
+import { trainingDefaults, type JobInput } from "./load-job-task";
+import { insertEvent } from "./queue";
+import { wakeLocalRunners } from "./wake";
+import type { CreateRlJobBody, CreateSftJobBody, JobDto, JobKind, JobListQuery, JobStatus } from "./schemas";
+
+type JobRow = Prisma.TrainingJobGetPayload<{ omit: { input: true } }>;
+
+export function toJobDto(job: JobRow): JobDto {
+  return {
+    id: job.id,
+    model_id: job.modelId,
+    kind: job.kind as JobKind,
+    status: job.status as JobStatus,
+    created_at: job.createdAt.toISOString(),
+    started_at: job.startedAt?.toISOString() ?? null,
+    finished_at: job.finishedAt?.toISOString() ?? null,
+    error: job.error,
+    num_sequences: job.numSequences,
+    steps_done: job.stepsDone,
+    checkpoint_step: job.checkpointStep,
+    attempts: job.attempts,
+    cancel_requested: job.cancelRequested,
+    config: (job.config ?? {}) as Record<string, unknown>,
+    input_summary: (job.inputSummary ?? {}) as Record<string, number>,
+  };
+}
+
+/** The model, if the caller may train it and its base model can be trained here (else 400). */
+async function trainableModel(principal: Principal, modelId: string) {
+  const model = await findModelForCaller(principal, modelId, "use");
+  const base = baseModelCatalogue().models.find((m) => m.name === model.baseModel);
+  if (!base) throw badRequest(`The model's base model '${model.baseModel}' is no longer configured on this instance.`);
+  if (base.kind !== "gguf" || !base.trainable) {
+    throw badRequest(`The model's base model '${model.baseModel}' is serve-only: this instance cannot train it. Create the model from a trainable base (GET /v1/models lists them).`);
+  }
+  return { model, base };
+}
+
+async function enqueue(principal: Principal, modelId: string, kind: JobKind, input: JobInput, config: object, inputSummary: Record<string, number>) {
+  const job = await getDb().trainingJob.create({
+    data: { modelId, kind, input: JSON.stringify(input), config: config as Prisma.InputJsonValue, inputSummary, createdById: principal.user.id },
+    omit: { input: true },
+  });
+  wakeLocalRunners();
+  return toJobDto(job);
+}
+
+/** A Choice is the only trainable unit: a trajectory without one is a client mistake (often
+ *  assistant messages sent where the recorded Choice belongs), not a job that silently learns nothing. */
+function requireChoices(groups: CreateRlJobBody["trajectory_groups"]): void {
+  groups.forEach((group, g) => group.trajectories.forEach((trajectory, t) => {
+    if (![trajectory, ...trajectory.additional_histories].some((h) => h.messages_and_choices.some(isChoice))) {
+      throw invalid(["body", "trajectory_groups", String(g), "trajectories", String(t), "messages_and_choices"],
+        "a trajectory needs at least one Choice (the chat completion choice as returned, with logprobs) to train on; assistant messages are context only");
+    }
+  }));
+}
+
+export async function createRlJob(principal: Principal, body: CreateRlJobBody): Promise<JobDto> {
+  const groups = body.trajectory_groups;
+  requireChoices(groups);
+  const { model } = await trainableModel(principal, body.model_id);
+  const summary = { trajectory_groups: groups.length, trajectories: groups.reduce((n, g) => n + g.trajectories.length, 0) };
+  return enqueue(principal, model.id, "rl", { trajectory_groups: groups }, body.experimental_config ?? {}, summary);
+}
+
+export async function createSftJob(principal: Principal, body: CreateSftJobBody): Promise<JobDto> {
+  const { model, base } = await trainableModel(principal, body.model_id);
+  const { input, examples } = await loadSftExamples(principal, body);
+  // The schedule is checked now (a list of learning rates needs one per batch), not at run time.
+  planSft(body.config, trainingDefaults(base), examples.length);
+  return enqueue(principal, model.id, "sft", input, body.config ?? {}, { examples: examples.length });
+}
+
+/** A job of a model the caller may use; another team's job is a 404. */
+export async function findJobForCaller(principal: Principal, jobId: string) {
+  const job = await getDb().trainingJob.findUnique({ where: { id: jobId }, omit: { input: true }, include: { model: { select: { project: { select: { teamId: true } } } } } });
+  const access = job && (await listAccessibleTeams(principal)).find((t) => t.team.id === job.model.project.teamId);
+  if (!job || !access) throw notFound(`Training job '${jobId}' not found.`);
+  if (!roleAllows(access.role, "use")) throw forbidden();
+  return job;
+}
+
+export async function getJob(principal: Principal, jobId: string): Promise<JobDto> {
+  return toJobDto(await findJobForCaller(principal, jobId));
+}
+
+/** Jobs of the models the caller may use, newest first by default. */
+export async function listJobs(principal: Principal, query: JobListQuery): Promise<Page<JobDto>> {
+  const teamIds = (await listAccessibleTeams(principal)).filter((t) => roleAllows(t.role, "use")).map((t) => t.team.id);
+  const where: Prisma.TrainingJobWhereInput = {
+    model: { project: { teamId: { in: teamIds } } },
+    ...(query.model_id ? { modelId: query.model_id } : {}),
+    ...(query.status ? { status: query.status } : {}),
+  };
+  if (query.after) {
+    const cursor = isUuid(query.after) ? await getDb().trainingJob.findFirst({ where: { ...where, id: query.after }, select: { seq: true } }) : null;
+    if (!cursor) throw unknownCursor(query.after);
+    where.seq = query.order === "asc" ? { gt: cursor.seq } : { lt: cursor.seq };
+  }
+  const rows = await getDb().trainingJob.findMany({ where, omit: { input: true }, orderBy: { seq: query.order }, take: query.limit + 1 });
+  const page = toPage(rows, query.limit);
+  return { ...page, data: page.data.map(toJobDto) };
+}
+
+/** Cancels a job: a queued one ends at once; a running one ends within a heartbeat (its runner
+ *  stops the thread). Cancelling a cancelled job again is a no-op; a finished one is 409. */
+export async function cancelJob(principal: Principal, jobId: string): Promise<JobDto> {
+  const job = await findJobForCaller(principal, jobId);
+  if (job.status === "succeeded" || job.status === "failed") throw conflict(`Training job '${jobId}' already ${job.status}.`);
+  if (job.status === "queued") {
+    await getDb().$transaction(async (tx) => {
+      const n = await tx.trainingJob.updateMany({
+        where: { id: jobId, status: "queued" },
+        data: { status: "cancelled", error: "Cancelled by a user before it started.", finishedAt: new Date(), cancelRequested: true },
+      });
+      if (n.count === 1) await insertEvent(tx, jobId, "training_failed", { error_message: "Cancelled by a user before it started." });
+    });
+  }
+  // Running (or claimed meanwhile): the runner sees the flag at its next heartbeat.
+  await getDb().trainingJob.updateMany({ where: { id: jobId, status: "running" }, data: { cancelRequested: true } });
+  return getJob(principal, jobId);
+}

@@ -1,0 +1,93 @@
+// A claimed job → the task its training thread runs: the base model (it must be trainable here),
+// the weights to start from (the newest surviving checkpoint, else the base), the data (inline,
+// or an uploaded JSONL file), and where the new checkpoint goes.
+import fs from "node:fs";
+import path from "node:path";
+import { dataPaths } from "@/lib/config/paths";
+import { getDb } from "@/lib/db/client";
+import { baseModelCatalogue, type GgufBaseModel } from "@/lib/inference/base-models";
+import type { ModelTrainingDefaults } from "@/lib/training/model-defaults";
+import { parseSftJsonl } from "@/lib/training/sft/sft-jsonl";
+import { absoluteCheckpointPath, checkpointFileFor, optimizerStatePath, removeCheckpointFiles } from "./job-files";
+import { appendOwnedEvent, type LeaseState } from "./queue";
+import type { JobKind } from "./schemas";
+import type { TrainingTask } from "./train/run-training";
+
+export interface LoadedJob {
+  jobId: string;
+  modelId: string;
+  task: TrainingTask;
+  /** The checkpoint file, relative to the checkpoints directory. */
+  checkpointFile: string;
+  /** Writes training_started (once per job, whatever the attempt) and the step count. */
+  started(workerId: string, numSequences: number): Promise<LeaseState>;
+}
+
+/** The stored input of a job (what POST .../training-jobs and sft-training-jobs queue). */
+export type JobInput = { trajectory_groups: unknown[] } | { training_data: unknown[] } | { file_id: string };
+
+export async function loadJobTask(jobId: string, attempt: number): Promise<LoadedJob> {
+  const job = await getDb().trainingJob.findUniqueOrThrow({
+    where: { id: jobId },
+    include: { model: { include: { project: { include: { team: true } } } } },
+  });
+  const { model } = job;
+  const base = trainableBase(model.baseModel);
+  const latest = await getDb().checkpoint.findFirst({ where: { modelId: model.id }, orderBy: { step: "desc" } });
+  const startGguf = latest ? absoluteCheckpointPath(latest.file) : base.gguf;
+  if (latest && latest.format !== "full") throw new Error(`Checkpoint step ${latest.step} is a ${latest.format} adapter; this engine trains full checkpoints only.`);
+  if (!fs.existsSync(startGguf)) throw new Error(`The weights to train from are missing on disk (${startGguf}).`);
+
+  const checkpointFile = checkpointFileFor(model.id, job.id, attempt);
+  const outputGguf = absoluteCheckpointPath(checkpointFile);
+  fs.mkdirSync(path.dirname(outputGguf), { recursive: true });
+  const task: TrainingTask = {
+    kind: job.kind as JobKind,
+    data: await jobData(JSON.parse(job.input) as JobInput),
+    config: job.config,
+    defaults: trainingDefaults(base),
+    startGguf,
+    startOptimizer: latest ? optimizerStatePath(startGguf) : null,
+    outputGguf,
+    outputOptimizer: optimizerStatePath(outputGguf),
+    modelName: `${model.project.team.name}/${model.project.name}/${model.name}`,
+    step: model.currentStep + 1,
+  };
+  const alreadyStarted = job.numSequences !== null;
+  return {
+    jobId: job.id,
+    modelId: model.id,
+    task,
+    checkpointFile,
+    // A retried job trains the same data again: its training_started stands (clients have seen it).
+    started: async (workerId, numSequences) =>
+      alreadyStarted
+        ? { owned: true, cancelRequested: false }
+        : appendOwnedEvent(job.id, workerId, "training_started", { num_sequences: numSequences }, { numSequences }),
+  };
+}
+
+export function removeJobOutputs(task: TrainingTask): void {
+  removeCheckpointFiles(path.relative(dataPaths().checkpoints, task.outputGguf));
+}
+
+function trainableBase(name: string): GgufBaseModel {
+  const base = baseModelCatalogue().models.find((m) => m.name === name);
+  if (!base) throw new Error(`The base model '${name}' is no longer configured on this instance.`);
+  if (base.kind !== "gguf" || !base.trainable) throw new Error(`The base model '${name}' cannot be trained by this instance's engine (it is serve-only).`);
+  return base;
+}
+
+export function trainingDefaults(base: { learningRates?: { rl: number; sft: number } }): ModelTrainingDefaults {
+  // rl-loss.md: full fine-tuning of a small model wants ~1e-4-scale rates when a base declares none.
+  return { defaultRlLearningRate: base.learningRates?.rl ?? 1e-4, defaultSftLearningRate: base.learningRates?.sft ?? 1e-4 };
+}
+
+async function jobData(input: JobInput): Promise<unknown[]> {
+  if ("trajectory_groups" in input) return input.trajectory_groups;
+  if ("training_data" in input) return input.training_data;
+  const file = await getDb().file.findUnique({ where: { id: input.file_id } });
+  if (!file) throw new Error(`The training data file ${input.file_id} was deleted before the job started.`);
+  const text = fs.readFileSync(path.resolve(dataPaths().files, file.path), "utf8");
+  return parseSftJsonl(text, `file ${file.filename}`);
+}

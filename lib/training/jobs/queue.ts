@@ -1,0 +1,136 @@
+// The durable job queue in the database. A worker claims the oldest runnable job with FOR UPDATE
+// SKIP LOCKED (so two workers never take the same row) and holds it with a lease it renews; every
+// write of a running job (events, progress, its end) is conditional on still owning that lease, so
+// a worker that lost it (it stalled, another took over) can no longer touch the job. A job is
+// runnable when it is queued, or running with an expired lease (its worker died) and claims left,
+// and no earlier job of its model is unfinished: jobs of one model run in submission order.
+import type { Prisma } from "@/lib/db/generated/client";
+import { getDb } from "@/lib/db/client";
+import { uuid7 } from "@/lib/db/uuid7";
+import type { EventType, JobKind } from "./schemas";
+
+type Tx = Prisma.TransactionClient;
+
+export interface ClaimedJob {
+  id: string;
+  modelId: string;
+  kind: JobKind;
+  attempts: number;
+}
+
+export async function claimJob(workerId: string, leaseMs: number, maxAttempts: number): Promise<ClaimedJob | null> {
+  const rows = await getDb().$queryRawUnsafe<ClaimedJob[]>(
+    `UPDATE "TrainingJob" j
+        SET status = 'running', "leaseOwner" = $1, "leaseExpiresAt" = now() + make_interval(secs => $2::float8 / 1000),
+            attempts = j.attempts + 1, "startedAt" = coalesce(j."startedAt", now())
+      WHERE j.id = (
+        SELECT c.id FROM "TrainingJob" c
+         WHERE (c.status = 'queued' OR (c.status = 'running' AND c."leaseExpiresAt" < now() AND c.attempts < $3))
+           AND NOT EXISTS (SELECT 1 FROM "TrainingJob" e
+                            WHERE e."modelId" = c."modelId" AND e.seq < c.seq AND e.status IN ('queued', 'running'))
+         ORDER BY c.seq
+         FOR UPDATE SKIP LOCKED
+         LIMIT 1)
+      RETURNING j.id, j."modelId", j.kind, j.attempts`,
+    workerId, leaseMs, maxAttempts,
+  );
+  return rows[0] ?? null;
+}
+
+/** Jobs whose worker died on their last allowed claim: failed, with their terminal event. */
+export async function failAbandonedJobs(maxAttempts: number): Promise<string[]> {
+  const rows = await getDb().$queryRawUnsafe<{ id: string }[]>(
+    `SELECT id FROM "TrainingJob" WHERE status = 'running' AND "leaseExpiresAt" < now() AND attempts >= $1`,
+    maxAttempts,
+  );
+  const failed: string[] = [];
+  for (const { id } of rows) {
+    const message = `The training worker stopped responding during each of ${maxAttempts} attempts (crashed or killed); the job was given up.`;
+    const ended = await getDb().$transaction(async (tx) => {
+      const n = await tx.$executeRawUnsafe(
+        `UPDATE "TrainingJob" SET status = 'failed', error = $2, "finishedAt" = now(), "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+          WHERE id = $1::uuid AND status = 'running' AND "leaseExpiresAt" < now() AND attempts >= $3`,
+        id, message, maxAttempts,
+      );
+      if (n === 1) await insertEvent(tx, id, "training_failed", { error_message: message });
+      return n === 1;
+    });
+    if (ended) failed.push(id);
+  }
+  return failed;
+}
+
+export interface LeaseState {
+  owned: boolean;
+  cancelRequested: boolean;
+}
+
+export async function renewLease(jobId: string, workerId: string, leaseMs: number): Promise<LeaseState> {
+  const rows = await getDb().$queryRawUnsafe<{ cancelRequested: boolean }[]>(
+    `UPDATE "TrainingJob" SET "leaseExpiresAt" = now() + make_interval(secs => $3::float8 / 1000)
+      WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running'
+      RETURNING "cancelRequested"`,
+    jobId, workerId, leaseMs,
+  );
+  return { owned: rows.length === 1, cancelRequested: rows[0]?.cancelRequested ?? false };
+}
+
+/** Locks the job row if this worker still owns it; false otherwise (the caller must stop). */
+export async function lockOwnedJob(tx: Tx, jobId: string, workerId: string): Promise<boolean> {
+  return (await lockOwnedJobState(tx, jobId, workerId)).owned;
+}
+
+async function lockOwnedJobState(tx: Tx, jobId: string, workerId: string): Promise<LeaseState> {
+  const rows = await tx.$queryRawUnsafe<{ cancelRequested: boolean }[]>(
+    `SELECT "cancelRequested" FROM "TrainingJob" WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running' FOR UPDATE`,
+    jobId, workerId,
+  );
+  return { owned: rows.length === 1, cancelRequested: rows[0]?.cancelRequested ?? false };
+}
+
+/** Appends an event to the job's feed, next in its order. */
+export async function insertEvent(tx: Tx, jobId: string, type: EventType, data: Record<string, unknown>): Promise<void> {
+  await tx.$executeRawUnsafe(
+    `INSERT INTO "TrainingJobEvent" (id, "jobId", seq, type, data, "createdAt")
+     SELECT $1::uuid, $2::uuid, coalesce(max(seq), 0) + 1, $3, $4::jsonb, now() FROM "TrainingJobEvent" WHERE "jobId" = $2::uuid`,
+    uuid7(), jobId, type, JSON.stringify(data),
+  );
+}
+
+/** An event of a running job (and its progress), written only while this worker owns it; tells
+ *  whether it still does and whether a cancel is pending (checked at every step, not only at
+ *  heartbeats). */
+export async function appendOwnedEvent(
+  jobId: string, workerId: string, type: EventType, data: Record<string, unknown>, progress: Prisma.TrainingJobUpdateInput = {},
+): Promise<LeaseState> {
+  return getDb().$transaction(async (tx) => {
+    const state = await lockOwnedJobState(tx, jobId, workerId);
+    if (!state.owned) return state;
+    await insertEvent(tx, jobId, type, data);
+    if (Object.keys(progress).length) await tx.trainingJob.update({ where: { id: jobId }, data: progress });
+    return state;
+  });
+}
+
+/** Ends a running job that failed or was cancelled: status, reason, and its one terminal event. */
+export async function endOwnedJob(jobId: string, workerId: string, status: "failed" | "cancelled", message: string): Promise<boolean> {
+  return getDb().$transaction(async (tx) => {
+    if (!(await lockOwnedJob(tx, jobId, workerId))) return false;
+    await insertEvent(tx, jobId, "training_failed", { error_message: message });
+    await tx.trainingJob.update({
+      where: { id: jobId },
+      data: { status, error: message, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
+    });
+    return true;
+  });
+}
+
+/** Hands a running job back to the queue when its worker shuts down cleanly: the claim does not
+ *  count as an attempt, and the next worker starts it again. */
+export async function releaseJob(jobId: string, workerId: string): Promise<void> {
+  await getDb().$executeRawUnsafe(
+    `UPDATE "TrainingJob" SET status = 'queued', "leaseOwner" = NULL, "leaseExpiresAt" = NULL, attempts = greatest(attempts - 1, 0)
+      WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running'`,
+    jobId, workerId,
+  );
+}

@@ -1,0 +1,185 @@
+// A training runner: claims jobs from the queue, trains each on a worker thread, and writes what
+// the thread reports (events, progress, the checkpoint, the end) while it holds the job's lease.
+// One runs inside `npm start` (embedded); `npm run worker` runs more against PostgreSQL.
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import { Worker } from "node:worker_threads";
+import { getEnv } from "@/lib/config/env";
+import { getDb } from "@/lib/db/client";
+import { log } from "@/lib/log";
+import { loadJobTask, removeJobOutputs, type LoadedJob } from "./load-job-task";
+import { appendOwnedEvent, claimJob, endOwnedJob, failAbandonedJobs, releaseJob, renewLease, type LeaseState } from "./queue";
+import { completeJob } from "./complete-job";
+import type { ThreadMessage } from "./train/thread-messages";
+import { registerLocalRunner } from "./wake";
+
+export interface RunnerSettings {
+  kind: "embedded" | "worker";
+  leaseMs: number;
+  heartbeatMs: number;
+  pollMs: number;
+  maxAttempts: number;
+  /** Jobs trained at once, each on its own thread. */
+  concurrency: number;
+}
+
+export function runnerSettingsFromEnv(kind: RunnerSettings["kind"]): RunnerSettings {
+  const env = getEnv();
+  return {
+    kind,
+    leaseMs: env.ANNEAL_JOB_LEASE_MS,
+    heartbeatMs: env.ANNEAL_JOB_HEARTBEAT_MS,
+    pollMs: env.ANNEAL_JOB_POLL_MS,
+    maxAttempts: env.ANNEAL_JOB_MAX_ATTEMPTS,
+    concurrency: Math.max(1, env.ANNEAL_TRAINING_CONCURRENCY),
+  };
+}
+
+const TRAIN_THREAD = new URL("./train/train-thread.mjs", import.meta.url);
+
+export class TrainingRunner {
+  readonly workerId = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
+  private stopping = false;
+  private loops: Promise<void>[] = [];
+  private sleepers = new Set<() => void>();
+  private threads = new Map<string, { worker: Worker; jobId: string }>();
+  private unregister = () => undefined as unknown;
+
+  constructor(readonly settings: RunnerSettings) {}
+
+  async start(): Promise<void> {
+    await this.register();
+    this.unregister = registerLocalRunner(this);
+    this.loops = Array.from({ length: this.settings.concurrency }, () => this.loop());
+  }
+
+  /** Stops claiming, stops running threads and hands their jobs back to the queue (not counted
+   *  as a failed attempt), so a restart or another worker resumes them. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    this.unregister();
+    this.wake();
+    for (const { worker, jobId } of this.threads.values()) {
+      await worker.terminate();
+      await releaseJob(jobId, this.workerId).catch(() => undefined);
+    }
+    await Promise.all(this.loops);
+    await getDb().trainingWorker.delete({ where: { id: this.workerId } }).catch(() => undefined);
+  }
+
+  wake(): void {
+    for (const resolve of this.sleepers) resolve();
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      try {
+        await this.register();
+        await failAbandonedJobs(this.settings.maxAttempts);
+        const claimed = await claimJob(this.workerId, this.settings.leaseMs, this.settings.maxAttempts);
+        if (claimed) {
+          await this.run(claimed.id, claimed.attempts);
+          continue;
+        }
+      } catch (error) {
+        if (this.stopping) return;
+        log.error("training runner: a queue round trip failed", { error });
+      }
+      await this.sleep(this.settings.pollMs);
+    }
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.sleepers.delete(done);
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.sleepers.add(done);
+    });
+  }
+
+  private async register(): Promise<void> {
+    const { kind } = this.settings;
+    await getDb().trainingWorker.upsert({
+      where: { id: this.workerId },
+      create: { id: this.workerId, hostname: os.hostname(), pid: process.pid, kind },
+      update: { lastSeenAt: new Date() },
+    });
+  }
+
+  /** Trains one claimed job to its end (or until the lease is lost or the runner stops). */
+  private async run(jobId: string, attempt: number): Promise<void> {
+    const { workerId } = this;
+    let loaded: LoadedJob;
+    try {
+      loaded = await loadJobTask(jobId, attempt);
+    } catch (error) {
+      await endOwnedJob(jobId, workerId, "failed", (error as Error).message);
+      return;
+    }
+    const worker = new Worker(TRAIN_THREAD, { workerData: loaded.task });
+    this.threads.set(jobId, { worker, jobId });
+
+    // Changed by callbacks; `as` keeps TypeScript from narrowing it to its initial value.
+    let outcome = "running" as "running" | "succeeded" | "ended" | "lost";
+    const stopThread = () => void worker.terminate();
+    const cancel = async () => {
+      stopThread();
+      outcome = (await endOwnedJob(jobId, workerId, "cancelled", "Cancelled by a user before it finished.")) ? "ended" : "lost";
+    };
+    // The job's writes, one at a time in the order the thread reported them; none after the one
+    // that ended the job or found the lease gone.
+    let chain: Promise<void> = Promise.resolve();
+    const write = (work: () => Promise<LeaseState>, ends?: "succeeded" | "ended") => {
+      chain = chain.then(async () => {
+        if (outcome !== "running") return;
+        const state = await work();
+        if (!state.owned) {
+          outcome = "lost";
+          stopThread();
+        } else if (ends) outcome = ends;
+        else if (state.cancelRequested) await cancel();
+      }).catch((error: unknown) => log.error("training runner: writing a job's progress failed", { jobId, error }));
+    };
+    const owned = (done: Promise<boolean>) => done.then((ok) => ({ owned: ok, cancelRequested: false }));
+
+    const heartbeat = setInterval(() => {
+      renewLease(jobId, workerId, this.settings.leaseMs).then((state) => {
+        if (!state.owned && outcome === "running") {
+          outcome = "lost";
+          stopThread();
+        } else if (state.cancelRequested) write(async () => state);
+      }, (error: unknown) => log.warn("training runner: a heartbeat failed", { jobId, error }));
+    }, this.settings.heartbeatMs);
+
+    let stepsDone = 0;
+    worker.on("message", (message: ThreadMessage) => {
+      if (message.type === "started") {
+        write(() => loaded.started(workerId, message.numSequences));
+      } else if (message.type === "step") {
+        stepsDone++;
+        const data = attempt > 1 ? { ...message.metrics, attempt } : message.metrics;
+        write(() => appendOwnedEvent(jobId, workerId, "gradient_step", data, { stepsDone }));
+      } else if (message.type === "done") {
+        write(() => owned(completeJob(loaded, workerId, message.metrics, stepsDone)), "succeeded");
+      } else {
+        write(() => owned(endOwnedJob(jobId, workerId, "failed", message.message)), "ended");
+      }
+    });
+    worker.on("error", (error) => {
+      write(() => owned(endOwnedJob(jobId, workerId, "failed", `The training thread crashed: ${error.message}`)), "ended");
+    });
+    await new Promise((resolve) => worker.once("exit", resolve));
+    clearInterval(heartbeat);
+    this.threads.delete(jobId);
+    await chain;
+    if (outcome === "running" && !this.stopping) {
+      write(() => owned(endOwnedJob(jobId, workerId, "failed", "The training thread stopped without a result (out of memory?).")), "ended");
+      await chain;
+    }
+    if (outcome !== "succeeded") removeJobOutputs(loaded.task);
+  }
+}

@@ -1,0 +1,24 @@
+// An SFT job's examples: inline `training_data`, or `training_data_url` naming an uploaded file
+// (its id or anneal-file:///<id>). http(s) URLs would make the server fetch on a caller's behalf
+// (SSRF), so they are refused, as are other schemes such as ART's wandb-artifact:///.
+import type { Principal } from "@/lib/auth/principal";
+import { parseFileRef, readFileForCaller } from "@/lib/files/files";
+import { badRequest } from "@/lib/http/errors";
+import { parseSftJsonl } from "@/lib/training/sft/sft-jsonl";
+import type { SftExample } from "@/lib/training/sft/tokenize-sft-example";
+import type { JobInput } from "./load-job-task";
+import type { CreateSftJobBody } from "./schemas";
+
+const UPLOAD_HINT = "Upload the JSONL with POST /v1/files (multipart: file, purpose=fine-tune) and pass its id (or anneal-file:///<id>) as training_data_url, or send the examples inline as training_data.";
+
+export async function loadSftExamples(principal: Principal, body: CreateSftJobBody): Promise<{ input: JobInput; examples: SftExample[] }> {
+  if (body.training_data) return { input: { training_data: body.training_data }, examples: body.training_data };
+  const url = body.training_data_url!;
+  const fileId = parseFileRef(url);
+  if (!fileId) {
+    const kind = /^https?:\/\//i.test(url) ? "Fetching training data from http(s) URLs is disabled on this instance" : `'${url}' is not a file of this instance`;
+    throw badRequest(`${kind}. ${UPLOAD_HINT}`);
+  }
+  const text = (await readFileForCaller(principal, fileId)).toString("utf8");
+  return { input: { file_id: fileId }, examples: parseSftJsonl(text, `training_data_url ${url}`) };
+}

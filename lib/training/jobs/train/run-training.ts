@@ -1,0 +1,106 @@
+// One training job's computation, away from the database: load the starting weights (the base
+// model or the newest checkpoint) and optimizer state, prepare the job's data, take its gradient
+// steps, and write the new checkpoint's GGUF and optimizer state. Runs on a worker thread
+// (train-thread.ts); the runner owns everything that touches the database.
+import { AdamW } from "@/lib/engine/model/adamw";
+import { LlamaModel } from "@/lib/engine/model/llama-model";
+import { readLlamaGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
+import { str, u32, type GgufMetadata } from "@/lib/engine/gguf/values";
+import type { ModelTrainingDefaults } from "@/lib/training/model-defaults";
+import { resolveRlConfig, experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
+import { prepareRlJob } from "@/lib/training/rl/prepare-rl-job";
+import { rlSteps, type GradientStepMetrics } from "@/lib/training/rl/rl-step";
+import { planSft, sftConfigSchema } from "@/lib/training/sft/sft-config";
+import { sftSteps } from "@/lib/training/sft/sft-step";
+import { sftExampleSchema, tokenizeSftExample } from "@/lib/training/sft/tokenize-sft-example";
+import { parseTrajectoryGroups } from "@/lib/training/trajectories/parse-trajectory-groups";
+import { z } from "zod";
+import type { JobKind } from "../schemas";
+import { loadOptimizerState, saveOptimizerState } from "./optimizer-state";
+
+export interface TrainingTask {
+  kind: JobKind;
+  /** rl: the trajectory groups as submitted; sft: the examples ({messages, tools?}). */
+  data: unknown;
+  config: unknown;
+  defaults: ModelTrainingDefaults;
+  /** Weights to start from, and the optimizer state saved with them (absent for a base model). */
+  startGguf: string;
+  startOptimizer: string | null;
+  outputGguf: string;
+  outputOptimizer: string;
+  /** The checkpoint being written, for the GGUF's metadata. */
+  modelName: string;
+  step: number;
+}
+
+export interface TrainingHooks {
+  started(numSequences: number): void;
+  gradientStep(metrics: GradientStepMetrics): void;
+}
+
+/** Histories per RL micro-batch (one micro-batch = one gradient step). */
+const RL_ROWS_PER_STEP = 16;
+
+/** Trains and writes the checkpoint; returns the checkpoint's training metrics (`train/...`). */
+export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<string, number> {
+  const start = readLlamaGguf(task.startGguf);
+  const model = new LlamaModel(start.config, { weights: start.weights });
+  // Fine-tuning: no decay toward zero of weights that pretraining put where they are.
+  const optimizer = new AdamW(model.params, { weightDecay: 0 });
+  if (task.startOptimizer) loadOptimizerState(task.startOptimizer, optimizer);
+  const { tokenizer } = start;
+
+  const steps: GradientStepMetrics[] = [];
+  const train = (numSequences: number, run: Iterable<GradientStepMetrics>) => {
+    hooks.started(numSequences);
+    for (const metrics of run) {
+      steps.push(metrics);
+      hooks.gradientStep(metrics);
+    }
+  };
+
+  let metrics: Record<string, number>;
+  if (task.kind === "rl") {
+    const groups = parseTrajectoryGroups(task.data);
+    const config = resolveRlConfig(experimentalConfigSchema.parse(task.config ?? {}), task.defaults);
+    const job = prepareRlJob({ groups, tokenizer, config, maxRows: RL_ROWS_PER_STEP, contextLength: start.config.contextLength });
+    train(job.batches.length, rlSteps(model, optimizer, job, config));
+    metrics = {
+      "train/reward": job.stats.reward,
+      "train/reward_std_dev": job.stats.rewardStdDev,
+      "train/num_groups_submitted": job.stats.numGroupsSubmitted,
+      "train/num_groups_trainable": job.stats.numGroupsTrainable,
+      "train/num_trajectories": job.stats.numTrajectories,
+    };
+  } else {
+    const examples = z.array(sftExampleSchema).parse(task.data);
+    const plan = planSft(sftConfigSchema.parse(task.config ?? {}), task.defaults, examples.length);
+    const encoded = examples.map((e, i) => tokenizeSftExample(tokenizer, e, plan.assistantTurns, start.config.contextLength, i));
+    train(plan.learningRates.length, sftSteps(model, optimizer, tokenizer, encoded, plan));
+    metrics = { "train/num_examples": examples.length };
+  }
+  Object.assign(metrics, meanOf(steps, ["loss", "entropy", "grad_norm", "num_trainable_tokens"]));
+
+  const carried: GgufMetadata = {};
+  for (const key of ["general.description"]) if (start.metadata[key]) carried[key] = start.metadata[key];
+  writeLlamaGguf(task.outputGguf, {
+    config: start.config,
+    weights: model.params.weights(),
+    tokenizer,
+    name: task.modelName,
+    metadata: { ...carried, "anneal.training.step": u32(task.step), "anneal.training.kind": str(task.kind) },
+  });
+  saveOptimizerState(task.outputOptimizer, optimizer);
+  return metrics;
+}
+
+/** `train/<key>` = the mean over the job's gradient steps, for the keys the steps reported. */
+function meanOf(steps: readonly GradientStepMetrics[], keys: readonly string[]): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of keys) {
+    const values = steps.map((s) => s[key]).filter((v): v is number => typeof v === "number" && Number.isFinite(v));
+    if (values.length) out[`train/${key}`] = values.reduce((a, b) => a + b, 0) / values.length;
+  }
+  return out;
+}

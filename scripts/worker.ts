@@ -1,0 +1,38 @@
+// npm run worker: a training worker process — claims jobs from the PostgreSQL queue and trains
+// them (ANNEAL_TRAINING_CONCURRENCY at once). Run as many as the machines allow; the embedded
+// database has one owner (npm start), so workers need DATABASE_URL.
+import os from "node:os";
+import { getEnv } from "@/lib/config/env";
+import { ensureDataDirs } from "@/lib/config/paths";
+import { closeDatabase, getDatabase } from "@/lib/db/client";
+import { runnerSettingsFromEnv, TrainingRunner } from "@/lib/training/jobs/runner";
+
+async function main() {
+  const env = getEnv();
+  if (!env.DATABASE_URL) {
+    throw new Error("npm run worker needs DATABASE_URL (PostgreSQL): the embedded database belongs to npm start, which trains jobs itself.");
+  }
+  ensureDataDirs();
+  getDatabase();
+  const runner = new TrainingRunner(runnerSettingsFromEnv("worker"));
+  await runner.start();
+  console.log(`anneal worker ${runner.workerId}: training jobs (${runner.settings.concurrency} at a time) on ${os.hostname()}`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`anneal worker: ${signal}: handing running jobs back to the queue`);
+    await runner.stop();
+    await closeDatabase();
+    process.exit(0);
+  };
+  process.on("SIGINT", () => void stop("SIGINT"));
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+}
+
+main().catch(async (error) => {
+  console.error(`anneal worker: ${(error as Error).message}`);
+  await closeDatabase().catch(() => undefined);
+  process.exit(1);
+});

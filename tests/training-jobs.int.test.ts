@@ -1,0 +1,272 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "@/lib/config/env";
+import { dataPaths } from "@/lib/config/paths";
+import { getDb } from "@/lib/db/client";
+import { TrainingRunner } from "@/lib/training/jobs/runner";
+import { eventPage, jobSchema, type EventDto, type JobDto } from "@/lib/training/jobs/schemas";
+import { api, json } from "./http";
+import { createTestUser, type TestUser } from "./factories";
+import { installInferenceModels, type InferenceFixture } from "./inference-fixture";
+
+// Training jobs end to end: queued over HTTP, claimed by a real runner (worker threads training
+// the real engine), events and checkpoints read back over HTTP, checkpoints served by chat
+// completions. The ART client's loop is replayed as its code runs it.
+
+let fixture: InferenceFixture;
+let user: TestUser;
+let runner: TrainingRunner;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-jobs-"));
+
+beforeAll(async () => {
+  fixture = installInferenceModels();
+  process.env.ANNEAL_DATA_DIR = dataDir;
+  resetEnvCache();
+  fs.mkdirSync(dataPaths().checkpoints, { recursive: true });
+  user = await createTestUser();
+  runner = new TrainingRunner({ kind: "embedded", leaseMs: 5_000, heartbeatMs: 100, pollMs: 50, maxAttempts: 2, concurrency: 1 });
+  await runner.start();
+});
+afterAll(async () => {
+  await runner.stop();
+  fixture.remove();
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function createModel(name: string) {
+  const res = await json(api("POST", "/v1/preview/models", { bearer: user.key, body: { project: "jobs", name, base_model: "test/tiny" } }));
+  expect(res.status).toBe(200);
+  return res.body as { id: string; entity: string; project: string; name: string };
+}
+
+const SFT_EXAMPLES = Array.from({ length: 6 }, (_, i) => ({
+  messages: [{ role: "user", content: `say ${i}` }, { role: "assistant", content: `ok ${i}` }],
+}));
+
+async function submitSft(modelId: string, extra: Record<string, unknown> = {}) {
+  const res = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: modelId, training_data: SFT_EXAMPLES, config: { batch_size: 2 }, ...extra } }));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return jobSchema.parse(res.body);
+}
+
+async function getJob(id: string): Promise<JobDto> {
+  return jobSchema.parse((await json(api("GET", `/v1/preview/training-jobs/${id}`, { bearer: user.key }))).body);
+}
+
+async function waitFinished(id: string, timeoutMs = 30_000): Promise<JobDto> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const job = await getJob(id);
+    if (["succeeded", "failed", "cancelled"].includes(job.status)) return job;
+    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.status}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+async function allEvents(id: string): Promise<EventDto[]> {
+  const res = await json(api("GET", `/v1/preview/training-jobs/${id}/events?limit=100`, { bearer: user.key }));
+  return eventPage.parse(res.body).data;
+}
+
+/** Sampled completions of the model with logprobs: what an ART rollout records. */
+async function rollout(model: string, prompt: string, n: number) {
+  const res = await json(api("POST", "/v1/chat/completions", {
+    bearer: user.key,
+    body: { model, messages: [{ role: "user", content: prompt }], n, max_tokens: 6, temperature: 1, logprobs: true },
+  }));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body.choices as { message: { content: string } }[];
+}
+
+describe("SFT jobs", () => {
+  it("trains inline examples: training_started, one gradient_step per batch, the checkpoint, then training_ended", async () => {
+    const model = await createModel("sft-inline");
+    const queued = await submitSft(model.id);
+    expect(queued).toMatchObject({ model_id: model.id, kind: "sft", input_summary: { examples: 6 } });
+
+    const job = await waitFinished(queued.id);
+    expect(job).toMatchObject({ status: "succeeded", num_sequences: 3, steps_done: 3, checkpoint_step: 1, error: null });
+    const events = await allEvents(job.id);
+    expect(events.map((e) => e.type)).toEqual(["training_started", "gradient_step", "gradient_step", "gradient_step", "training_ended"]);
+    expect(events[0].data).toEqual({ num_sequences: 3 });
+    for (const step of events.slice(1, 4)) {
+      for (const value of Object.values(step.data)) expect(typeof value).toBe("number");
+      expect(step.data).toHaveProperty("loss");
+    }
+
+    const checkpoints = await json(api("GET", `/v1/preview/models/${model.id}/checkpoints?limit=1&order=desc`, { bearer: user.key }));
+    expect(checkpoints.body.data[0].step).toBe(1);
+    expect(checkpoints.body.data[0].metrics["train/loss"]).toBeGreaterThan(0);
+    const served = await rollout(`${model.entity}/${model.project}/${model.name}:step1`, "say 1", 1);
+    expect(served).toHaveLength(1);
+  });
+
+  it("refuses a learning-rate list of the wrong length before queueing (422)", async () => {
+    const model = await createModel("sft-bad-lr");
+    const res = await json(api("POST", "/v1/preview/sft-training-jobs", {
+      bearer: user.key, body: { model_id: model.id, training_data: SFT_EXAMPLES, config: { batch_size: 2, learning_rate: [1e-3, 1e-3] } },
+    }));
+    expect(res.status).toBe(422);
+    expect(res.body.detail[0].loc).toEqual(["body", "config", "learning_rate"]);
+  });
+
+  it("refuses URLs it would have to fetch, and other schemes, with how to upload (400)", async () => {
+    const model = await createModel("sft-url");
+    for (const url of ["https://example.com/train.jsonl", "wandb-artifact:///team/project/data:v1"]) {
+      const res = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: model.id, training_data_url: url } }));
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toContain("POST /v1/files");
+    }
+  });
+});
+
+describe("RL jobs and ART's client loop", () => {
+  it("replays ART's polling loop: after-cursor, training_started re-delivered, terminal event, then the newest checkpoint", async () => {
+    const model = await createModel("rl-art");
+    const name = `${model.entity}/${model.project}/${model.name}`;
+    const groups = [];
+    for (let g = 0; g < 2; g++) {
+      const choices = await rollout(name, `question ${g}`, 4);
+      groups.push({
+        trajectories: choices.map((choice, i) => ({
+          messages_and_choices: [{ role: "user", content: `question ${g}` }, choice],
+          reward: i % 2,
+          metrics: {}, metadata: {}, logs: [],
+        })),
+        exceptions: [], metadata: {},
+      });
+    }
+    const config = { learning_rate: null, advantage_balance: null, epsilon: null, epsilon_high: null, importance_sampling_level: null,
+      kimi_k2_tau: null, mask_prob_ratio: null, max_negative_advantage_importance_sampling_weight: null, ppo: null, precalculate_logprobs: null, scale_rewards: null };
+    const created = await json(api("POST", "/v1/preview/training-jobs", { bearer: user.key, body: { model_id: model.id, trajectory_groups: groups, experimental_config: config } }));
+    expect(created.status, JSON.stringify(created.body)).toBe(200);
+    const jobId: string = created.body.id;
+
+    // ART: sleep, list events after the last processed id (auto-paging); the cursor advances on
+    // every event except training_started; training_ended returns, training_failed raises.
+    let after: string | undefined;
+    let startedSeen = 0;
+    const steps: number[] = [];
+    let ended = false;
+    for (let polls = 0; !ended && polls < 600; polls++) {
+      await new Promise((r) => setTimeout(r, 50));
+      let page;
+      let cursor = after;
+      do {
+        const res = await json(api("GET", `/v1/preview/training-jobs/${jobId}/events${cursor ? `?after=${cursor}` : ""}`, { bearer: user.key }));
+        expect(res.status).toBe(200);
+        page = eventPage.parse(res.body);
+        for (const event of page.data) {
+          cursor = event.id;
+          if (event.type === "training_started") {
+            startedSeen++;
+            expect(event.data.num_sequences).toEqual(expect.any(Number));
+            continue;
+          }
+          after = event.id;
+          if (event.type === "gradient_step") steps.push(event.data.step as number);
+          if (event.type === "training_failed") throw new Error(`Training job failed: ${String(event.data.error_message)}`);
+          if (event.type === "training_ended") ended = true;
+        }
+      } while (page.has_more);
+    }
+    expect(ended).toBe(true);
+    expect(startedSeen).toBeGreaterThanOrEqual(1);
+    expect(steps.length).toBeGreaterThan(0);
+    expect(steps).toEqual(steps.map((_, i) => i + 1));
+
+    const newest = await json(api("GET", `/v1/preview/models/${model.id}/checkpoints?limit=1&order=desc`, { bearer: user.key }));
+    expect(newest.body.data[0].step).toBe(1);
+    expect(newest.body.data[0].metrics["train/reward"]).toBeCloseTo(0.5);
+    await rollout(`wandb-artifact:///${name}:step1`, "question 0", 1);
+  });
+
+  it("advances the step even when no group is trainable: training_started{0}, checkpoint, training_ended", async () => {
+    const model = await createModel("rl-flat");
+    const name = `${model.entity}/${model.project}/${model.name}`;
+    const choices = await rollout(name, "hello", 2);
+    const body = { model_id: model.id, trajectory_groups: [{ trajectories: choices.map((c) => ({ messages_and_choices: [{ role: "user", content: "hello" }, c], reward: 1 })) }] };
+    const first = await json(api("POST", "/v1/preview/training-jobs", { bearer: user.key, body }));
+    const second = await json(api("POST", "/v1/preview/training-jobs", { bearer: user.key, body }));
+    const [a, b] = [await waitFinished(first.body.id), await waitFinished(second.body.id)];
+    expect([a.checkpoint_step, b.checkpoint_step]).toEqual([1, 2]);
+    expect((await allEvents(a.id)).map((e) => [e.type, e.data])).toEqual([["training_started", { num_sequences: 0 }], ["training_ended", { step: 1 }]]);
+  });
+
+  it("fails a job whose trajectory names an unknown token with training_failed, and writes no checkpoint", async () => {
+    const model = await createModel("rl-bad-token");
+    const choice = (content: string) => ({ finish_reason: "stop", index: 0, message: { role: "assistant", content }, logprobs: { content: [{ token: "token_id:999999", logprob: -1 }] } });
+    const body = { model_id: model.id, trajectory_groups: [{ trajectories: [
+      { messages_and_choices: [{ role: "user", content: "x" }, choice("a")], reward: 0 },
+      { messages_and_choices: [{ role: "user", content: "x" }, choice("b")], reward: 1 },
+    ] }] };
+    const created = await json(api("POST", "/v1/preview/training-jobs", { bearer: user.key, body }));
+    const job = await waitFinished(created.body.id);
+    expect(job.status).toBe("failed");
+    expect(job.error).toMatch(/trajectory_groups\[0\]\.trajectories\[0\]/);
+    const events = await allEvents(job.id);
+    expect(events.filter((e) => e.type === "training_failed")).toHaveLength(1);
+    expect(events.at(-1)!.type).toBe("training_failed");
+    expect(await getDb().checkpoint.count({ where: { modelId: model.id } })).toBe(0);
+    expect((await getDb().model.findUniqueOrThrow({ where: { id: model.id } })).currentStep).toBe(0);
+  });
+
+  it("refuses a NaN reward and a trajectory without a Choice before queueing (422)", async () => {
+    const model = await createModel("rl-bad-input");
+    const nan = await api("POST", "/v1/preview/training-jobs", {
+      bearer: user.key,
+      rawBody: `{"model_id":"${model.id}","trajectory_groups":[{"trajectories":[{"messages_and_choices":[{"role":"user","content":"x"}],"reward":NaN}]}]}`,
+    });
+    const nanBody = await nan.json();
+    expect(nan.status).toBe(422);
+    expect(nanBody.detail[0].loc).toEqual(["body", "trajectory_groups", "0", "trajectories", "0", "reward"]);
+
+    const noChoice = await json(api("POST", "/v1/preview/training-jobs", {
+      bearer: user.key, body: { model_id: model.id, trajectory_groups: [{ trajectories: [{ messages_and_choices: [{ role: "user", content: "x" }, { role: "assistant", content: "y" }], reward: 1 }] }] },
+    }));
+    expect(noChoice.status).toBe(422);
+    expect(noChoice.body.detail[0].loc).toEqual(["body", "trajectory_groups", "0", "trajectories", "0", "messages_and_choices"]);
+    expect(await getDb().trainingJob.count({ where: { modelId: model.id } })).toBe(0);
+  });
+});
+
+describe("job lifecycle", () => {
+  it("cancels a queued job (training_failed, no checkpoint) and refuses to delete a model with an unfinished job (409)", async () => {
+    await runner.stop();
+    try {
+      const model = await createModel("cancel-queued");
+      const job = await submitSft(model.id);
+      const del = await json(api("DELETE", `/v1/preview/models/${model.id}`, { bearer: user.key }));
+      expect(del.status).toBe(409);
+      const cancelled = await json(api("POST", `/v1/preview/training-jobs/${job.id}/cancel`, { bearer: user.key }));
+      expect(cancelled.body).toMatchObject({ status: "cancelled" });
+      expect((await allEvents(job.id)).map((e) => e.type)).toEqual(["training_failed"]);
+      const again = await json(api("POST", `/v1/preview/training-jobs/${job.id}/cancel`, { bearer: user.key }));
+      expect(again.status).toBe(200);
+      expect((await json(api("DELETE", `/v1/preview/models/${model.id}`, { bearer: user.key }))).status).toBe(200);
+    } finally {
+      runner = new TrainingRunner(runner.settings);
+      await runner.start();
+    }
+  });
+
+  it("cancels a running job within a heartbeat, and lists jobs by model and status", async () => {
+    const model = await createModel("cancel-running");
+    const many = Array.from({ length: 400 }, (_, i) => SFT_EXAMPLES[i % SFT_EXAMPLES.length]);
+    const res = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: model.id, training_data: many, config: { batch_size: 1 } } }));
+    const id: string = res.body.id;
+    for (let i = 0; i < 400 && (await getJob(id)).steps_done < 1; i++) await new Promise((r) => setTimeout(r, 25));
+    await json(api("POST", `/v1/preview/training-jobs/${id}/cancel`, { bearer: user.key }));
+    const job = await waitFinished(id);
+    expect(job.status).toBe("cancelled");
+    expect(job.steps_done).toBeLessThan(400);
+    const events = await allEvents(id);
+    expect(events.at(-1)).toMatchObject({ type: "training_failed", data: { error_message: expect.stringMatching(/Cancelled/) } });
+    expect(await getDb().checkpoint.count({ where: { modelId: model.id } })).toBe(0);
+
+    const listed = await json(api("GET", `/v1/preview/training-jobs?model_id=${model.id}&status=cancelled`, { bearer: user.key }));
+    expect(listed.body.data.map((j: JobDto) => j.id)).toEqual([id]);
+  });
+});
