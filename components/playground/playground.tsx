@@ -136,7 +136,8 @@ function CompareColumn({ index, run, settings, model, view, onKeep }: { index: 0
   );
 }
 
-export function Playground({ origin }: { origin: string }) {
+/** `initialModel` (the page's `?model=`, e.g. from a model's "Open in playground") starts both columns on it. */
+export function Playground({ origin, initialModel = "" }: { origin: string; initialModel?: string }) {
   const { data: workspace } = useWorkspace();
   const projectRef = workspace ? `${workspace.team}/${workspace.project}` : undefined;
   const models = useModels();
@@ -144,7 +145,10 @@ export function Playground({ origin }: { origin: string }) {
   const [messages, setMessages] = useState<Message[]>([]);
   const [draft, setDraft] = useState("");
   const [compare, setCompare] = useState(false);
-  const [settings, setSettings] = useState<[RunSettings, RunSettings]>([DEFAULT_SETTINGS, { ...DEFAULT_SETTINGS, temperature: "1.2" }]);
+  const [settings, setSettings] = useState<[RunSettings, RunSettings]>([
+    { ...DEFAULT_SETTINGS, model: initialModel },
+    { ...DEFAULT_SETTINGS, model: initialModel, temperature: "1.2" },
+  ]);
   const [editing, setEditing] = useState<0 | 1>(0);
   const [view, setView] = useState<OutputView>("text");
   const [showErrors, setShowErrors] = useState(false);

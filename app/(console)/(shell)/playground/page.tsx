@@ -5,8 +5,10 @@ import { requestOrigin, requireTeamArea } from "@/lib/auth/console-session";
 export const metadata: Metadata = { title: "Playground" };
 export const dynamic = "force-dynamic";
 
-export default async function PlaygroundPage() {
+export default async function PlaygroundPage({ searchParams }: { searchParams: Promise<{ model?: string | string[] }> }) {
   await requireTeamArea();
+  // `?model=` opens the playground on a model (or `name:stepN` checkpoint), e.g. from the Models page.
+  const { model } = await searchParams;
   // The origin as the browser sees it, for the "Get code" snippets.
-  return <Playground origin={await requestOrigin()} />;
+  return <Playground origin={await requestOrigin()} initialModel={typeof model === "string" ? model : undefined} />;
 }
