@@ -1,0 +1,112 @@
+"use client";
+
+import { useState } from "react";
+import { DeleteCheckpointsDialog } from "@/components/models/delete-checkpoints-dialog";
+import { MetricValues } from "@/components/models/metric-values";
+import { inferenceName, OpenInPlayground } from "@/components/models/playground-link";
+import { useCheckpoints, type Checkpoint, type TrainedModel } from "@/components/models/queries";
+import { Button } from "@/components/ui/button";
+import { Panel } from "@/components/ui/panel";
+import { QueryError } from "@/components/ui/query-error";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { TableSkeleton } from "@/components/ui/skeleton";
+import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+
+/** The model's checkpoints, newest first ("load more"), each servable by name; step 0 (the base
+ *  model) closes the list. Select some to delete them. */
+export function CheckpointsPanel({ model }: { model: TrainedModel }) {
+  const checkpoints = useCheckpoints(model.id);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  const toggle = (step: number) =>
+    setSelected((current) => {
+      const next = new Set(current);
+      if (!next.delete(step)) next.add(step);
+      return next;
+    });
+
+  return (
+    <Panel
+      title="Checkpoints"
+      description="One per finished training job. Chat with any of them by name, or delete old ones to free disk space."
+      actions={<DeleteCheckpointsDialog modelId={model.id} steps={[...selected]} onDeleted={() => setSelected(new Set())} />}
+    >
+      {checkpoints.isPending ? (
+        <TableSkeleton label="Loading checkpoints" />
+      ) : checkpoints.isError ? (
+        <QueryError what="checkpoints" error={checkpoints.error} retry={() => void checkpoints.refetch()} />
+      ) : (
+        <>
+          <Table label="Checkpoints">
+            <THead>
+              <tr>
+                <Th className="w-8">
+                  <span className="sr-only">Select</span>
+                </Th>
+                <Th>Step</Th>
+                <Th>Metrics</Th>
+                <Th>Created</Th>
+                <Th className="text-right">
+                  <span className="sr-only">Actions</span>
+                </Th>
+              </tr>
+            </THead>
+            <tbody>
+              {checkpoints.data.map((checkpoint) => (
+                <CheckpointRow key={checkpoint.id} model={model} checkpoint={checkpoint} selected={selected.has(checkpoint.step)} onToggle={() => toggle(checkpoint.step)} />
+              ))}
+              {!checkpoints.hasNextPage && (
+                <Tr data-testid="checkpoint-step-0">
+                  <Td />
+                  <Td className="font-medium tabular-nums">0</Td>
+                  <Td className="text-zinc-500">
+                    The base model <span className="font-mono text-xs">{model.base_model}</span>, before any training
+                    {checkpoints.data.length === 0 && " — no checkpoint yet: a finished training job writes step 1"}
+                  </Td>
+                  <Td className="text-zinc-500">
+                    <RelativeTime iso={model.created_at} />
+                  </Td>
+                  <Td className="text-right">
+                    <OpenInPlayground model={inferenceName(model, 0)} label="Open in playground" compact />
+                  </Td>
+                </Tr>
+              )}
+            </tbody>
+          </Table>
+          {checkpoints.hasNextPage && (
+            <div className="border-t border-zinc-100 p-3 text-center">
+              <Button variant="secondary" size="sm" onClick={() => void checkpoints.fetchNextPage()} disabled={checkpoints.isFetchingNextPage}>
+                {checkpoints.isFetchingNextPage ? "Loading…" : "Load more"}
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+    </Panel>
+  );
+}
+
+function CheckpointRow({ model, checkpoint, selected, onToggle }: { model: TrainedModel; checkpoint: Checkpoint; selected: boolean; onToggle: () => void }) {
+  return (
+    <Tr className={selected ? "bg-brand-50/40" : ""}>
+      <Td>
+        <input
+          type="checkbox"
+          aria-label={`Select step ${checkpoint.step}`}
+          checked={selected}
+          onChange={onToggle}
+          className="size-3.5 rounded border-zinc-300 accent-brand-600"
+        />
+      </Td>
+      <Td className="font-medium tabular-nums text-zinc-900">{checkpoint.step}</Td>
+      <Td>
+        <MetricValues metrics={checkpoint.metrics} />
+      </Td>
+      <Td className="text-zinc-500">
+        <RelativeTime iso={checkpoint.created_at} />
+      </Td>
+      <Td className="text-right">
+        <OpenInPlayground model={inferenceName(model, checkpoint.step)} label="Open in playground" compact />
+      </Td>
+    </Tr>
+  );
+}

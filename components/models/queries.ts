@@ -1,0 +1,148 @@
+"use client";
+
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { z } from "zod";
+import { inferenceKeys } from "@/components/inference/queries";
+import type {
+  checkpointPage,
+  checkpointSchema,
+  createModelBody,
+  deletedCheckpointsSchema,
+  deletedModelSchema,
+  loggedTrajectoryGroupPage,
+  loggedTrajectoryGroupSchema,
+  loggedTrajectorySchema,
+  modelDetailSchema,
+  modelMetricsSchema,
+  modelPage,
+  modelSchema,
+} from "@/lib/training/models/schemas";
+import { apiFetch } from "@/lib/client/api-fetch";
+
+// The models domain's data for the console: one query-key factory and one hook per API call.
+// Shapes are the API's own zod schemas (lib/training/models/schemas.ts), imported as types only.
+
+export type TrainedModel = z.infer<typeof modelDetailSchema>;
+export type Checkpoint = z.infer<typeof checkpointSchema>;
+export type TrajectoryGroup = z.infer<typeof loggedTrajectoryGroupSchema>;
+export type LoggedTrajectory = z.infer<typeof loggedTrajectorySchema>;
+export type StepMetrics = z.infer<typeof modelMetricsSchema>["data"][number];
+export type CreateModelInput = z.input<typeof createModelBody>;
+
+/** Which trained models a list shows: one project (`team/project`) or every project of a team. */
+export type ModelScope = { project: string } | { entity: string };
+export interface GroupFilter {
+  split?: string;
+  step?: number;
+}
+
+export const modelKeys = {
+  all: ["models"] as const,
+  lists: () => [...modelKeys.all, "list"] as const,
+  list: (scope: ModelScope) => [...modelKeys.lists(), scope] as const,
+  detail: (id: string) => [...modelKeys.all, "detail", id] as const,
+  checkpoints: (id: string) => [...modelKeys.detail(id), "checkpoints"] as const,
+  metrics: (id: string) => [...modelKeys.detail(id), "metrics"] as const,
+  groups: (id: string, filter: GroupFilter) => [...modelKeys.detail(id), "trajectory-groups", filter] as const,
+};
+
+const segment = encodeURIComponent;
+const PAGE_SIZE = 20;
+
+export function useTrainedModels(scope: ModelScope | undefined) {
+  return useInfiniteQuery({
+    queryKey: modelKeys.list(scope ?? { entity: "" }),
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE), ...scope });
+      if (pageParam) query.set("after", pageParam);
+      return apiFetch<z.infer<typeof modelPage>>(`/v1/preview/models?${query}`, { signal });
+    },
+    initialPageParam: "",
+    getNextPageParam: (page) => (page.has_more ? page.last_id : undefined),
+    select: (data) => data.pages.flatMap((page) => page.data),
+    enabled: Boolean(scope),
+  });
+}
+
+export function useTrainedModel(id: string) {
+  return useQuery({
+    queryKey: modelKeys.detail(id),
+    queryFn: ({ signal }) => apiFetch<TrainedModel>(`/v1/preview/models/${segment(id)}`, { signal }),
+  });
+}
+
+/** Newest first, with "load more". */
+export function useCheckpoints(id: string) {
+  return useInfiniteQuery({
+    queryKey: modelKeys.checkpoints(id),
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE), order: "desc" });
+      if (pageParam) query.set("after", pageParam);
+      return apiFetch<z.infer<typeof checkpointPage>>(`/v1/preview/models/${segment(id)}/checkpoints?${query}`, { signal });
+    },
+    initialPageParam: "",
+    getNextPageParam: (page) => (page.has_more ? page.last_id : undefined),
+    select: (data) => data.pages.flatMap((page) => page.data),
+  });
+}
+
+export function useModelMetrics(id: string) {
+  return useQuery({
+    queryKey: modelKeys.metrics(id),
+    queryFn: ({ signal }) => apiFetch<z.infer<typeof modelMetricsSchema>>(`/v1/preview/models/${segment(id)}/metrics`, { signal }),
+    select: (result) => result.data,
+  });
+}
+
+/** Newest first, with "load more". */
+export function useTrajectoryGroups(id: string, filter: GroupFilter) {
+  return useInfiniteQuery({
+    queryKey: modelKeys.groups(id, filter),
+    queryFn: ({ pageParam, signal }) => {
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE), order: "desc" });
+      if (filter.split) query.set("split", filter.split);
+      if (filter.step !== undefined) query.set("step", String(filter.step));
+      if (pageParam) query.set("after", pageParam);
+      return apiFetch<z.infer<typeof loggedTrajectoryGroupPage>>(`/v1/preview/models/${segment(id)}/trajectory-groups?${query}`, { signal });
+    },
+    initialPageParam: "",
+    getNextPageParam: (page) => (page.has_more ? page.last_id : undefined),
+    select: (data) => data.pages.flatMap((page) => page.data),
+  });
+}
+
+export function useCreateModel() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (body: CreateModelInput) => apiFetch<z.infer<typeof modelSchema>>("/v1/preview/models", { method: "POST", body }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: modelKeys.lists() });
+      void client.invalidateQueries({ queryKey: inferenceKeys.models() }); // the playground's picker lists it
+    },
+  });
+}
+
+export function useDeleteModel() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => apiFetch<z.infer<typeof deletedModelSchema>>(`/v1/preview/models/${segment(id)}`, { method: "DELETE" }),
+    onSuccess: (_, id) => {
+      client.removeQueries({ queryKey: modelKeys.detail(id) });
+      void client.invalidateQueries({ queryKey: modelKeys.lists() });
+      void client.invalidateQueries({ queryKey: inferenceKeys.models() });
+    },
+  });
+}
+
+export function useDeleteCheckpoints(id: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (steps: number[]) =>
+      apiFetch<z.infer<typeof deletedCheckpointsSchema>>(`/v1/preview/models/${segment(id)}/checkpoints`, { method: "DELETE", body: { steps } }),
+    // The model's latest checkpoint, its checkpoints and the lists showing them all change.
+    onSettled: () => {
+      void client.invalidateQueries({ queryKey: modelKeys.detail(id) });
+      void client.invalidateQueries({ queryKey: modelKeys.lists() });
+    },
+  });
+}

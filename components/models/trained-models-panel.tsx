@@ -1,0 +1,119 @@
+"use client";
+
+import { Boxes } from "lucide-react";
+import Link from "next/link";
+import { useState } from "react";
+import { useWorkspace } from "@/components/identity/queries";
+import { CreateModelDialog } from "@/components/models/create-model-dialog";
+import { createModelSnippet, Snippet } from "@/components/models/create-model-snippet";
+import { inferenceName, OpenInPlayground } from "@/components/models/playground-link";
+import { useTrainedModels, type TrainedModel } from "@/components/models/queries";
+import { Button } from "@/components/ui/button";
+import { Panel } from "@/components/ui/panel";
+import { QueryError } from "@/components/ui/query-error";
+import { RelativeTime } from "@/components/ui/relative-time";
+import { TableSkeleton } from "@/components/ui/skeleton";
+import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+
+/** The workspace's trained models (its project, or every project of its team), newest first. */
+export function TrainedModelsPanel({ origin }: { origin: string }) {
+  const { data: workspace } = useWorkspace();
+  const [allProjects, setAllProjects] = useState(false);
+  const scope = workspace ? (allProjects ? { entity: workspace.team } : { project: `${workspace.team}/${workspace.project}` }) : undefined;
+  const models = useTrainedModels(scope);
+  const where = workspace ? (allProjects ? workspace.team : `${workspace.team}/${workspace.project}`) : "";
+
+  return (
+    <Panel
+      title={`Trained models in ${where}`}
+      description="Each has checkpoints by step; step 0 is its base model."
+      actions={
+        <label className="flex cursor-pointer items-center gap-2 text-xs text-zinc-600">
+          <input
+            type="checkbox"
+            className="size-3.5 rounded border-zinc-300 accent-brand-600"
+            checked={allProjects}
+            onChange={(event) => setAllProjects(event.target.checked)}
+          />
+          All projects of the team
+        </label>
+      }
+    >
+      {models.isPending ? (
+        <TableSkeleton label="Loading trained models" />
+      ) : models.isError ? (
+        <QueryError what="trained models" error={models.error} retry={() => void models.refetch()} />
+      ) : models.data.length === 0 ? (
+        <div className="flex flex-col items-center px-6 py-10 text-center">
+          <span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-600 ring-1 ring-brand-100">
+            <Boxes className="size-5" aria-hidden />
+          </span>
+          <h3 className="mt-3 text-sm font-semibold text-zinc-900">No trained models in {where} yet</h3>
+          <p className="mt-1 max-w-md text-sm text-zinc-500">
+            Create a model on a trainable base model, then log trajectory groups or train it. Each finished job adds a checkpoint you can chat with at once.
+          </p>
+          <div className="mt-4">
+            <CreateModelDialog />
+          </div>
+          {workspace && <Snippet label="Create a model from code" code={createModelSnippet(origin, workspace.team, workspace.project)} />}
+        </div>
+      ) : (
+        <>
+          <Table label="Trained models">
+            <THead>
+              <tr>
+                <Th>Model</Th>
+                <Th>Base model</Th>
+                <Th className="text-right">Step</Th>
+                <Th>Created</Th>
+                <Th className="text-right">
+                  <span className="sr-only">Actions</span>
+                </Th>
+              </tr>
+            </THead>
+            <tbody>
+              {models.data.map((model) => (
+                <ModelRow key={model.id} model={model} />
+              ))}
+            </tbody>
+          </Table>
+          {models.hasNextPage && (
+            <div className="border-t border-zinc-100 p-3 text-center">
+              <Button variant="secondary" size="sm" onClick={() => void models.fetchNextPage()} disabled={models.isFetchingNextPage}>
+                {models.isFetchingNextPage ? "Loading…" : "Load more"}
+              </Button>
+            </div>
+          )}
+        </>
+      )}
+    </Panel>
+  );
+}
+
+function ModelRow({ model }: { model: TrainedModel }) {
+  return (
+    <Tr>
+      <Td>
+        <Link href={`/models/${model.id}`} className="font-medium text-zinc-900 hover:text-brand-700 hover:underline">
+          {model.name}
+        </Link>
+        <span className="ml-2 font-mono text-xs text-zinc-400">
+          {model.entity}/{model.project}
+        </span>
+      </Td>
+      <Td className="font-mono text-[13px] text-zinc-600">{model.base_model}</Td>
+      <Td className="text-right tabular-nums">
+        {model.current_step}
+        {model.latest_checkpoint_step !== null && model.latest_checkpoint_step !== model.current_step && (
+          <span className="ml-1 text-xs text-zinc-400">(latest kept: {model.latest_checkpoint_step})</span>
+        )}
+      </Td>
+      <Td className="text-zinc-500">
+        <RelativeTime iso={model.created_at} />
+      </Td>
+      <Td className="text-right">
+        <OpenInPlayground model={inferenceName(model)} label="Chat" compact />
+      </Td>
+    </Tr>
+  );
+}
