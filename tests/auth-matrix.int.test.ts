@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_OPERATIONS, PUBLIC_ROUTES } from "@/lib/api/operations";
 import { getDb } from "@/lib/db/client";
@@ -23,6 +24,9 @@ interface World {
   /** A (cancelled) training job of `model` and one of `otherModel`. */
   job: string;
   otherJob: string;
+  /** A recorded call in `team` and one in `other`. */
+  call: string;
+  otherCall: string;
 }
 
 interface Request {
@@ -133,7 +137,7 @@ const CASES: Record<string, (w: World) => Case> = {
   ...modelRouteCases("getModelMetrics", "/metrics"),
   createRlTrainingJob: (w) => jobSubmission("/v1/preview/training-jobs", w, { trajectory_groups: [] }),
   createSftTrainingJob: (w) => jobSubmission("/v1/preview/sft-training-jobs", w, { training_data: [{ messages: [{ role: "assistant", content: "x" }] }] }),
-  listTrainingJobs: (w) => ({
+  listTrainingJobs: () => ({
     valid: { path: "/v1/preview/training-jobs" },
     foreign: null, // lists only the caller's teams (a foreign model_id filter just matches nothing)
     forbidden: null,
@@ -159,6 +163,16 @@ const CASES: Record<string, (w: World) => Case> = {
     valid: { path: "/v1/files" },
     foreign: { path: `/v1/files?team=${w.other.name}` },
     forbidden: { as: "annotator", path: `/v1/files?team=${w.team.name}` },
+  }),
+  listCalls: (w) => ({
+    valid: { path: "/v1/calls" },
+    foreign: { path: `/v1/calls?project=${w.other.name}/matrix` },
+    forbidden: { as: "annotator", path: `/v1/calls?project=${w.team.name}/matrix` },
+  }),
+  getCall: (w) => ({
+    valid: { path: `/v1/calls/${w.call}` },
+    foreign: { path: `/v1/calls/${w.otherCall}` },
+    forbidden: { as: "annotator", path: `/v1/calls/${w.call}` },
   }),
   ...fileRouteCases("getFile", ""),
   ...fileRouteCases("getFileContent", "/content"),
@@ -218,19 +232,23 @@ let world: World;
 beforeAll(async () => {
   const [team, other, admin] = await Promise.all([createTestTeam(), createTestTeam(), createTestUser({ admin: true })]);
   const otherKey = await getDb().apiKey.findFirstOrThrow({ where: { userId: other.admin.principal.user.id } });
-  const modelIn = async (t: Team) => {
-    const project = await getDb().project.create({ data: { teamId: t.id, name: "matrix" } });
-    return (await getDb().model.create({ data: { projectId: project.id, name: "m", baseModel: "test/tiny" } })).id;
-  };
+  const projectIn = async (t: Team) => (await getDb().project.create({ data: { teamId: t.id, name: "matrix" } })).id;
+  const [project, otherProject] = [await projectIn(team), await projectIn(other)];
+  const modelIn = async (projectId: string) => (await getDb().model.create({ data: { projectId, name: "m", baseModel: "test/tiny" } })).id;
+  const callIn = async (projectId: string) =>
+    (await getDb().call.create({
+      data: { projectId, traceId: randomUUID(), opName: "chat.completions", requestId: "r", model: "test/tiny", baseModel: "test/tiny", inputs: {}, status: "success", startedAt: new Date() },
+    })).id;
   const fileIn = async (t: Team) =>
     (await getDb().file.create({ data: { teamId: t.id, filename: "a.jsonl", purpose: "fine-tune", bytes: 0, path: "missing" } })).id;
   const jobOf = async (modelId: string) =>
     (await getDb().trainingJob.create({ data: { modelId, kind: "sft", status: "cancelled", input: "{}" } })).id;
-  const [model, otherModel] = [await modelIn(team), await modelIn(other)];
+  const [model, otherModel] = [await modelIn(project), await modelIn(otherProject)];
   world = {
     team, other, admin, otherKeyId: otherKey.id, model, otherModel,
     file: await fileIn(team), otherFile: await fileIn(other),
     job: await jobOf(model), otherJob: await jobOf(otherModel),
+    call: await callIn(project), otherCall: await callIn(otherProject),
   };
 });
 

@@ -1,3 +1,4 @@
+import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -5,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/config/env";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
+import { claimJob } from "@/lib/training/jobs/queue";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
 import { eventPage, jobSchema, type EventDto, type JobDto } from "@/lib/training/jobs/schemas";
 import { api, json } from "./http";
@@ -66,8 +68,14 @@ async function waitFinished(id: string, timeoutMs = 30_000): Promise<JobDto> {
 }
 
 async function allEvents(id: string): Promise<EventDto[]> {
-  const res = await json(api("GET", `/v1/preview/training-jobs/${id}/events?limit=100`, { bearer: user.key }));
-  return eventPage.parse(res.body).data;
+  const events: EventDto[] = [];
+  for (let after = ""; ;) {
+    const res = await json(api("GET", `/v1/preview/training-jobs/${id}/events?limit=100${after && `&after=${after}`}`, { bearer: user.key }));
+    const page = eventPage.parse(res.body);
+    events.push(...page.data);
+    if (!page.has_more) return events;
+    after = page.last_id;
+  }
 }
 
 /** Sampled completions of the model with logprobs: what an ART rollout records. */
@@ -268,5 +276,116 @@ describe("job lifecycle", () => {
 
     const listed = await json(api("GET", `/v1/preview/training-jobs?model_id=${model.id}&status=cancelled`, { bearer: user.key }));
     expect(listed.body.data.map((j: JobDto) => j.id)).toEqual([id]);
+  });
+});
+
+describe("the queue under concurrency", () => {
+  it("gives each queued job to exactly one of many simultaneous claimers, and a model's jobs one at a time", async () => {
+    await runner.stop();
+    try {
+      const models = [await createModel("claims-a"), await createModel("claims-b")];
+      const jobs = await Promise.all(models.flatMap((m) => [0, 1].map(() => getDb().trainingJob.create({ data: { modelId: m.id, kind: "sft", input: "{}" } }))));
+      const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => claimJob(`claimer-${i}`, 60_000, 3)));
+      const claimed = claims.filter((c) => c !== null).map((c) => c!.id).sort();
+      // One per model: the second job of each waits for the first to finish.
+      expect(claimed).toEqual([jobs[0].id, jobs[2].id].sort());
+      await getDb().trainingJob.updateMany({ where: { id: { in: jobs.map((j) => j.id) } }, data: { status: "cancelled", leaseOwner: null } });
+    } finally {
+      runner = new TrainingRunner(runner.settings);
+      await runner.start();
+    }
+  });
+});
+
+// Worker processes need a database they can share: PostgreSQL (TEST_DATABASE_URL in npm test).
+describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) and crashes", () => {
+  const workers = new Set<ChildProcess>();
+  const startWorker = () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+      cwd: process.cwd(),
+      env: { ...process.env, ANNEAL_JOB_LEASE_MS: "1500", ANNEAL_JOB_HEARTBEAT_MS: "200", ANNEAL_JOB_POLL_MS: "100", ANNEAL_JOB_MAX_ATTEMPTS: "2", ANNEAL_LOG_LEVEL: "error" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    workers.add(child);
+    child.on("exit", () => workers.delete(child));
+    return child;
+  };
+  const killed = (child: ChildProcess) => new Promise<void>((resolve) => {
+    child.once("exit", () => resolve());
+    child.kill("SIGKILL");
+  });
+  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 45_000) => {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  };
+  const longSft = async (name: string) => {
+    const model = await createModel(name);
+    const many = Array.from({ length: 3000 }, (_, i) => SFT_EXAMPLES[i % SFT_EXAMPLES.length]);
+    const res = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: model.id, training_data: many, config: { batch_size: 1 } } }));
+    return { model, id: res.body.id as string };
+  };
+  const training = (id: string) => async () => (await getJob(id)).steps_done >= 2;
+
+  beforeAll(async () => {
+    await runner.stop(); // only the worker processes train here
+  });
+  afterAll(async () => {
+    await Promise.all([...workers].map(killed));
+    runner = new TrainingRunner(runner.settings);
+    await runner.start();
+  });
+
+  it("retries a job whose worker was killed (kill -9): one training_started, one terminal event, one checkpoint", async () => {
+    const { model, id } = await longSft("crash-retry");
+    const first = startWorker();
+    await until("the first worker to train", training(id));
+    await killed(first);
+    await getDb().trainingJob.update({ where: { id }, data: { input: JSON.stringify({ training_data: SFT_EXAMPLES }) } }); // the retry is short
+    startWorker();
+    const job = await waitFinished(id, 60_000);
+    expect(job).toMatchObject({ status: "succeeded", attempts: 2, checkpoint_step: 1 });
+    const events = await allEvents(id);
+    expect(events.filter((e) => e.type === "training_started")).toHaveLength(1);
+    expect(events.filter((e) => e.type === "training_ended" || e.type === "training_failed")).toHaveLength(1);
+    expect(events.at(-1)!.type).toBe("training_ended");
+    expect(events.filter((e) => e.type === "gradient_step" && e.data.attempt === 2).length).toBeGreaterThan(0);
+    expect(await getDb().checkpoint.count({ where: { modelId: model.id } })).toBe(1);
+  });
+
+  it("fails a job with training_failed once every attempt's worker died", async () => {
+    const { model, id } = await longSft("crash-fail");
+    for (let attempt = 1; attempt <= 2; attempt++) {
+      const worker = startWorker();
+      await until(`attempt ${attempt} to train`, async () => (await getJob(id)).attempts === attempt && (await getJob(id)).steps_done >= 2);
+      await killed(worker);
+      await getDb().trainingJob.update({ where: { id }, data: { stepsDone: 0 } });
+    }
+    startWorker(); // finds the lease expired with no attempts left
+    const job = await waitFinished(id, 60_000);
+    expect(job.status).toBe("failed");
+    expect(job.error).toMatch(/stopped responding during each of 2 attempts/);
+    const events = await allEvents(id);
+    expect(events.filter((e) => e.type === "training_failed")).toHaveLength(1);
+    expect(events.at(-1)!.type).toBe("training_failed");
+    expect(await getDb().checkpoint.count({ where: { modelId: model.id } })).toBe(0);
+  });
+
+  it("two workers share the queue without running a job twice; each model's jobs run in order", async () => {
+    startWorker();
+    startWorker();
+    const models = [await createModel("pair-a"), await createModel("pair-b"), await createModel("pair-c")];
+    const ids: string[] = [];
+    for (const m of models) for (let k = 0; k < 2; k++) ids.push((await submitSft(m.id)).id);
+    const jobs = await Promise.all(ids.map((id) => waitFinished(id, 60_000)));
+    for (const job of jobs) expect(job).toMatchObject({ status: "succeeded", attempts: 1 });
+    for (const [i, m] of models.entries()) {
+      const [a, b] = [jobs[2 * i], jobs[2 * i + 1]];
+      expect([a.checkpoint_step, b.checkpoint_step]).toEqual([1, 2]);
+      expect(Date.parse(b.started_at!)).toBeGreaterThanOrEqual(Date.parse(a.finished_at!));
+      expect(await getDb().checkpoint.count({ where: { modelId: m.id } })).toBe(2);
+    }
   });
 });
