@@ -1,4 +1,5 @@
 import * as identity from "@/lib/auth/operations";
+import * as calls from "@/lib/calls/operations";
 import * as files from "@/lib/files/operations";
 import * as health from "@/lib/health/operations";
 import * as inference from "@/lib/inference/operations";
@@ -12,7 +13,7 @@ import type { Operation } from "@/lib/http/operation";
 const isOperation = (value: unknown): value is Operation =>
   typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
 
-export const ALL_OPERATIONS: Operation[] = [identity, health, inference, models, jobs, files].flatMap((module) =>
+export const ALL_OPERATIONS: Operation[] = [identity, health, inference, calls, models, jobs, files].flatMap((module) =>
   Object.values(module).filter(isOperation),
 );
 

@@ -1,0 +1,99 @@
+// Recorded calls as callers read them: a cursor page over the projects they may use, and one call.
+// Another team's call is a 404; annotators (no "use") are 403 — they reach the calls of their
+// annotation items through the queues, not here.
+import { roleAllows, type Principal } from "@/lib/auth/principal";
+import { resolveProject } from "@/lib/auth/projects";
+import { listAccessibleTeams } from "@/lib/auth/team-access";
+import { getDb } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/client";
+import { forbidden, notFound } from "@/lib/http/errors";
+import { isUuid, toPage, unknownCursor, type Page } from "@/lib/http/pagination";
+import type { CallDetailDto, CallDto, CallStatus, ListCallsQuery } from "./schemas";
+
+const PROJECT = { project: { select: { name: true, team: { select: { name: true } } } } } as const;
+type CallRow = Prisma.CallGetPayload<{ include: typeof PROJECT }>;
+
+type Json = Record<string, unknown>;
+const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** The first choice's message of a recorded response (JSON or the streamed answer). */
+function firstMessage(output: unknown): Json | null {
+  if (!isObject(output) || !Array.isArray(output.choices)) return null;
+  const choice = (output.choices as unknown[]).find((c) => isObject(c) && (c.index ?? 0) === 0) ?? output.choices[0];
+  return isObject(choice) && isObject(choice.message) ? choice.message : null;
+}
+
+function toCallDto(row: CallRow): CallDto {
+  const project = `${row.project.team.name}/${row.project.name}`;
+  const inputs = isObject(row.inputs) ? row.inputs : {};
+  return {
+    id: row.id,
+    object: "call",
+    project,
+    ref: `svc:///${project}/call/${row.id}`,
+    model: row.model,
+    base_model: row.baseModel,
+    model_id: row.modelId,
+    checkpoint_step: row.checkpointStep,
+    status: row.status as CallStatus,
+    error: row.error,
+    created_at: row.startedAt.toISOString(),
+    ended_at: row.endedAt?.toISOString() ?? null,
+    latency_ms: row.latencyMs,
+    usage: { prompt_tokens: row.promptTokens, completion_tokens: row.completionTokens, total_tokens: row.promptTokens + row.completionTokens },
+    messages: Array.isArray(inputs.messages) ? (inputs.messages as unknown[]).filter(isObject) : [],
+    output: firstMessage(row.output),
+  };
+}
+
+/** Which projects a listing covers: one named project (404 unknown, 403 an annotator's team), or
+ *  every project of the teams where the caller may use things. */
+async function listingScope(principal: Principal, query: ListCallsQuery): Promise<Prisma.CallWhereInput> {
+  if (query.project) {
+    const { project } = await resolveProject(principal, query.project, "use", { createIfMissing: false });
+    return { projectId: project.id };
+  }
+  const teams = (await listAccessibleTeams(principal)).filter((t) => roleAllows(t.role, "use"));
+  return { project: { teamId: { in: teams.map((t) => t.team.id) } } };
+}
+
+/** A trained model's name without `:stepN` matches every checkpoint of it. */
+function modelFilter(model: string): Prisma.CallWhereInput {
+  return /:step\d+$/.test(model) ? { model } : { OR: [{ model }, { model: { startsWith: `${model}:step` } }] };
+}
+
+/** GET /v1/calls: newest first by default, keyset on (startedAt, id). */
+export async function listCalls(principal: Principal, query: ListCallsQuery): Promise<Page<CallDto>> {
+  const scope = await listingScope(principal, query);
+  const filters: Prisma.CallWhereInput[] = [scope];
+  if (query.model) filters.push(modelFilter(query.model));
+  if (query.status) filters.push({ status: query.status });
+  const db = getDb();
+  if (query.after) {
+    const cursor = isUuid(query.after) ? await db.call.findFirst({ where: { AND: [scope, { id: query.after }] }, select: { id: true, startedAt: true } }) : null;
+    if (!cursor) throw unknownCursor(query.after);
+    const op = query.order === "asc" ? "gt" : "lt";
+    filters.push({ OR: [{ startedAt: { [op]: cursor.startedAt } }, { startedAt: cursor.startedAt, id: { [op]: cursor.id } }] });
+  }
+  const rows = await db.call.findMany({
+    where: { AND: filters },
+    orderBy: [{ startedAt: query.order }, { id: query.order }],
+    take: query.limit + 1,
+    include: PROJECT,
+  });
+  const page = toPage(rows, query.limit);
+  return { ...page, data: page.data.map(toCallDto) };
+}
+
+/** GET /v1/calls/{id}: the call with its whole request and response. */
+export async function getCall(principal: Principal, callId: string): Promise<CallDetailDto> {
+  const row = await getDb().call.findUnique({ where: { id: callId }, include: { project: { select: { name: true, teamId: true, team: { select: { name: true } } } } } });
+  const access = row && (await listAccessibleTeams(principal)).find((t) => t.team.id === row.project.teamId);
+  if (!row || !access) throw notFound(`Call '${callId}' not found.`);
+  if (!roleAllows(access.role, "use")) throw forbidden();
+  return {
+    ...toCallDto(row),
+    request: isObject(row.inputs) ? row.inputs : {},
+    response: isObject(row.output) ? row.output : null,
+  };
+}
