@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { ALL_OPERATIONS } from "@/lib/api/operations";
+import { getDb } from "@/lib/db/client";
 import { systemCheckSchema } from "@/lib/health/operations";
 import { api, json } from "./http";
 
@@ -15,6 +16,24 @@ describe("health", () => {
     expect(check).toMatchObject({ api: true, database: true, engine: { success: true, error: null } });
     expect(check.database_check.duration).toBeGreaterThan(0);
     expect(check.gpu_queue).toMatchObject({ success: true, skipped: true });
+    expect(check.cpu_queue).toMatchObject({ workers: expect.any(Number), queued: expect.any(Number), running: expect.any(Number) });
+  });
+
+  // On PostgreSQL the test files share one database, and other files' runners count as workers.
+  it.skipIf(process.env.DATABASE_URL)("reports the CPU queue unhealthy (503) when jobs wait and no training worker is alive, healthy once one checks in", async () => {
+    const project = await getDb().project.create({ data: { team: { create: { name: `health-${Date.now()}` } }, name: "p" } });
+    const model = await getDb().model.create({ data: { projectId: project.id, name: "m", baseModel: "anneal/tiny-chat" } });
+    const job = await getDb().trainingJob.create({ data: { modelId: model.id, kind: "sft", input: "{}" } });
+    const stuck = await json(api("GET", "/v1/system-check"));
+    expect(stuck.status).toBe(503);
+    expect(stuck.body.cpu_queue).toMatchObject({ success: false, workers: 0, queued: 1, error: expect.stringMatching(/no training worker is running/) });
+
+    await getDb().trainingWorker.create({ data: { id: "health-test-worker", hostname: "here", pid: 1, kind: "worker" } });
+    const served = await json(api("GET", "/v1/system-check"));
+    expect(served.status).toBe(200);
+    expect(served.body.cpu_queue).toMatchObject({ success: true, workers: 1, queued: 1 });
+    await getDb().trainingJob.delete({ where: { id: job.id } });
+    await getDb().trainingWorker.delete({ where: { id: "health-test-worker" } });
   });
 
   it("GET /v1/openapi.json documents every operation with its schemas", async () => {

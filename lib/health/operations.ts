@@ -12,7 +12,11 @@ export const systemCheckSchema = z.object({
   api: z.literal(true),
   database: z.boolean(),
   database_check: check,
-  cpu_queue: check,
+  cpu_queue: check.extend({
+    workers: z.number().int().optional().describe("Training processes seen within a lease length."),
+    queued: z.number().int().optional(),
+    running: z.number().int().optional(),
+  }),
   gpu_queue: check,
   engine: check.extend({ backend: z.string().nullable() }),
 });

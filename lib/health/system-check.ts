@@ -1,8 +1,10 @@
 import { getDatabase } from "@/lib/db/client";
 import type { Check, SystemCheck } from "@/lib/health/operations";
 import { probeEmbeddedEngine } from "@/lib/health/engine-probe";
+import { describeQueueProblem, queueHealth, type QueueHealth } from "@/lib/training/jobs/queue-health";
 
-// Real checks, each timed: a database round trip and an engine probe. A dependency that is not
+// Real checks, each timed: a database round trip, the job queue (counts and live workers) and an
+// engine probe. A dependency that is not
 // configured reports {success: true, skipped: true}; only a configured one that fails makes the
 // whole check unhealthy (503).
 
@@ -21,15 +23,21 @@ const skipped = (): Check => ({ success: true, duration: 0, error: null, skipped
 export async function runSystemCheck(): Promise<{ healthy: boolean; result: SystemCheck }> {
   const database = await timed(() => getDatabase().sql.query("SELECT 1"));
   const engine = await timed(() => probeEmbeddedEngine());
+  let queue: QueueHealth | null = null;
+  const cpuQueue = await timed(async () => {
+    queue = await queueHealth();
+    const problem = describeQueueProblem(queue);
+    if (problem) throw new Error(problem);
+  });
   const result: SystemCheck = {
     api: true,
     database: database.success,
     database_check: database,
-    // The job queue lives in the database; no job runner is registered in this version yet.
-    cpu_queue: skipped(),
+    cpu_queue: { ...cpuQueue, ...(queue ?? {}) },
+    // Anneal's trainer runs on CPU; there are no GPU workers to check.
     gpu_queue: skipped(),
     engine: { ...engine, backend: engine.success ? "node-llama-cpp (cpu)" : null },
   };
-  const healthy = [database, engine].every((c) => c.success);
+  const healthy = [database, engine, cpuQueue].every((c) => c.success);
   return { healthy, result };
 }

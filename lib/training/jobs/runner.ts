@@ -101,6 +101,7 @@ export class TrainingRunner {
     });
   }
 
+  /** Checks in (system-check counts live workers) and forgets workers gone for a day. */
   private async register(): Promise<void> {
     const { kind } = this.settings;
     await getDb().trainingWorker.upsert({
@@ -108,6 +109,7 @@ export class TrainingRunner {
       create: { id: this.workerId, hostname: os.hostname(), pid: process.pid, kind },
       update: { lastSeenAt: new Date() },
     });
+    await getDb().trainingWorker.deleteMany({ where: { lastSeenAt: { lt: new Date(Date.now() - 86_400_000) } } });
   }
 
   /** Trains one claimed job to its end (or until the lease is lost or the runner stops). */
@@ -147,6 +149,7 @@ export class TrainingRunner {
     const owned = (done: Promise<boolean>) => done.then((ok) => ({ owned: ok, cancelRequested: false }));
 
     const heartbeat = setInterval(() => {
+      this.register().catch(() => undefined);
       renewLease(jobId, workerId, this.settings.leaseMs).then((state) => {
         if (!state.owned && outcome === "running") {
           outcome = "lost";
