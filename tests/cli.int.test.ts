@@ -74,3 +74,12 @@ describe("npm run anneal", () => {
     }
   }, 60_000);
 });
+
+describe("npm run worker", () => {
+  it("refuses the embedded database: it belongs to npm start, which trains jobs itself", () => {
+    const { DATABASE_URL: _, ANNEAL_TEST_PGLITE_DUMP: __, ...inherited } = process.env;
+    const result = spawnSync(path.resolve("node_modules/.bin/tsx"), ["scripts/worker.ts"], { env: { ...inherited, ANNEAL_DATA_DIR: dataDir }, encoding: "utf8" });
+    expect(result.status).toBe(1);
+    expect(result.stderr).toMatch(/npm run worker needs DATABASE_URL \(PostgreSQL\)/);
+  });
+});
