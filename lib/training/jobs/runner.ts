@@ -42,7 +42,8 @@ export class TrainingRunner {
   private stopping = false;
   private loops: Promise<void>[] = [];
   private sleepers = new Set<() => void>();
-  private threads = new Map<string, { worker: Worker; jobId: string }>();
+  /** One training thread per concurrent slot, kept between jobs (starting one costs ~0.6 s). */
+  private slots: ThreadSlot[] = [];
   private unregister = () => undefined as unknown;
 
   constructor(readonly settings: RunnerSettings) {}
@@ -50,7 +51,8 @@ export class TrainingRunner {
   async start(): Promise<void> {
     await this.register();
     this.unregister = registerLocalRunner(this);
-    this.loops = Array.from({ length: this.settings.concurrency }, () => this.loop());
+    this.slots = Array.from({ length: this.settings.concurrency }, () => ({ thread: null, jobId: null }));
+    this.loops = this.slots.map((slot) => this.loop(slot));
   }
 
   /** Stops claiming, stops running threads and hands their jobs back to the queue (not counted
@@ -59,10 +61,11 @@ export class TrainingRunner {
     this.stopping = true;
     this.unregister();
     this.wake();
-    for (const { worker, jobId } of this.threads.values()) {
-      await worker.terminate();
-      await releaseJob(jobId, this.workerId).catch(() => undefined);
-    }
+    await Promise.all(this.slots.map(async (slot) => {
+      const { jobId } = slot;
+      await slot.thread?.terminate();
+      if (jobId) await releaseJob(jobId, this.workerId).catch(() => undefined);
+    }));
     await Promise.all(this.loops);
     await getDb().trainingWorker.delete({ where: { id: this.workerId } }).catch(() => undefined);
   }
@@ -71,14 +74,15 @@ export class TrainingRunner {
     for (const resolve of this.sleepers) resolve();
   }
 
-  private async loop(): Promise<void> {
+  private async loop(slot: ThreadSlot): Promise<void> {
     while (!this.stopping) {
       try {
         await this.register();
         await failAbandonedJobs(this.settings.maxAttempts);
         const claimed = await claimJob(this.workerId, this.settings.leaseMs, this.settings.maxAttempts);
         if (claimed) {
-          await this.run(claimed.id, claimed.attempts);
+          slot.jobId = claimed.id;
+          await this.run(claimed.id, claimed.attempts, slot).finally(() => (slot.jobId = null));
           continue;
         }
       } catch (error) {
@@ -113,7 +117,7 @@ export class TrainingRunner {
   }
 
   /** Trains one claimed job to its end (or until the lease is lost or the runner stops). */
-  private async run(jobId: string, attempt: number): Promise<void> {
+  private async run(jobId: string, attempt: number, slot: ThreadSlot): Promise<void> {
     const { workerId } = this;
     let loaded: LoadedJob;
     try {
@@ -122,8 +126,7 @@ export class TrainingRunner {
       await endOwnedJob(jobId, workerId, "failed", (error as Error).message);
       return;
     }
-    const worker = new Worker(TRAIN_THREAD, { workerData: loaded.task });
-    this.threads.set(jobId, { worker, jobId });
+    const worker = (slot.thread ??= startThread(slot));
 
     // Changed by callbacks; `as` keeps TypeScript from narrowing it to its initial value.
     let outcome = "running" as "running" | "succeeded" | "ended" | "lost";
@@ -159,7 +162,10 @@ export class TrainingRunner {
     }, this.settings.heartbeatMs);
 
     let stepsDone = 0;
-    worker.on("message", (message: ThreadMessage) => {
+    let jobOver!: () => void;
+    const over = new Promise<void>((resolve) => (jobOver = resolve));
+    const onMessage = (message: ThreadMessage) => {
+      if (message.type === "done" || message.type === "error") jobOver();
       if (message.type === "started") {
         write(() => loaded.started(workerId, message.numSequences));
       } else if (message.type === "step") {
@@ -171,13 +177,17 @@ export class TrainingRunner {
       } else {
         write(() => owned(endOwnedJob(jobId, workerId, "failed", message.message)), "ended");
       }
-    });
-    worker.on("error", (error) => {
+    };
+    const onError = (error: Error) => {
       write(() => owned(endOwnedJob(jobId, workerId, "failed", `The training thread crashed: ${error.message}`)), "ended");
-    });
-    await new Promise((resolve) => worker.once("exit", resolve));
+    };
+    worker.on("message", onMessage);
+    worker.on("error", onError);
+    worker.once("exit", jobOver);
+    worker.postMessage(loaded.task);
+    await over;
+    worker.off("message", onMessage).off("error", onError).off("exit", jobOver);
     clearInterval(heartbeat);
-    this.threads.delete(jobId);
     await chain;
     if (outcome === "running" && !this.stopping) {
       write(() => owned(endOwnedJob(jobId, workerId, "failed", "The training thread stopped without a result (out of memory?).")), "ended");
@@ -185,4 +195,19 @@ export class TrainingRunner {
     }
     if (outcome !== "succeeded") removeJobOutputs(loaded.task);
   }
+}
+
+interface ThreadSlot {
+  thread: Worker | null;
+  /** The job the slot is training. */
+  jobId: string | null;
+}
+
+/** A training thread for a slot; the slot forgets it when it exits (a crash, or stopped to cancel). */
+function startThread(slot: ThreadSlot): Worker {
+  const thread = new Worker(TRAIN_THREAD);
+  thread.once("exit", () => {
+    if (slot.thread === thread) slot.thread = null;
+  });
+  return thread;
 }
