@@ -11,6 +11,7 @@ import { deletedFileSchema, filePage, fileSchema } from "@/lib/files/schemas";
 import { api, json } from "./http";
 import { serveApp } from "./http-server";
 import { createTestTeam, createTestUser, type TestUser } from "./factories";
+import { installInferenceModels } from "./inference-fixture";
 
 // The Files API as OpenAI's SDKs use it: multipart upload into a team, list, metadata, raw
 // content, delete; limits, validation and tenancy; and the functions SFT jobs read files with.
@@ -227,6 +228,19 @@ describe("findFileForCaller, readFileForCaller, parseFileRef (what SFT jobs read
     await expect(findFileForCaller(stranger.principal, file.id)).rejects.toMatchObject({ status: 404 });
     await expect(readFileForCaller(stranger.principal, file.id)).rejects.toMatchObject({ status: 404 });
     await expect(findFileForCaller(user.principal, "wandb-artifact:///e/p/data:v1")).rejects.toMatchObject({ status: 404 });
+  });
+
+  it("an SFT job on a broken upload is a 400 naming the file as uploaded and the line", async () => {
+    const fixture = installInferenceModels();
+    try {
+      const model = await json(api("POST", "/v1/preview/models", { bearer: user.key, body: { project: "files", name: "sft", base_model: "test/tiny" } }));
+      const { body: file } = await upload({ file: [new Blob([`${JSONL}{not json\n`]), "broken.jsonl"], purpose: "fine-tune" });
+      const res = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: model.body.id, training_data_url: `anneal-file:///${file.id}` } }));
+      expect(res.status).toBe(400);
+      expect(res.body.detail).toBe(`file broken.jsonl (${file.id}), line 2: not valid JSON (each line must be one {"messages": [...]} object).`);
+    } finally {
+      fixture.remove();
+    }
   });
 });
 

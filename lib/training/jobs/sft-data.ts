@@ -2,7 +2,7 @@
 // (its id or anneal-file:///<id>). http(s) URLs would make the server fetch on a caller's behalf
 // (SSRF), so they are refused, as are other schemes such as ART's wandb-artifact:///.
 import type { Principal } from "@/lib/auth/principal";
-import { parseFileRef, readFileForCaller } from "@/lib/files/files";
+import { findFileForCaller, parseFileRef, readFileForCaller } from "@/lib/files/files";
 import { badRequest } from "@/lib/http/errors";
 import { parseSftJsonl } from "@/lib/training/sft/sft-jsonl";
 import type { SftExample } from "@/lib/training/sft/tokenize-sft-example";
@@ -19,6 +19,8 @@ export async function loadSftExamples(principal: Principal, body: CreateSftJobBo
     const kind = /^https?:\/\//i.test(url) ? "Fetching training data from http(s) URLs is disabled on this instance" : `'${url}' is not a file of this instance`;
     throw badRequest(`${kind}. ${UPLOAD_HINT}`);
   }
+  // Errors name the file as its uploader knows it: "file train.jsonl (<id>), line 3: …".
+  const { filename } = await findFileForCaller(principal, fileId);
   const text = (await readFileForCaller(principal, fileId)).toString("utf8");
-  return { input: { file_id: fileId }, examples: parseSftJsonl(text, `training_data_url ${url}`) };
+  return { input: { file_id: fileId }, examples: parseSftJsonl(text, `file ${filename} (${fileId})`) };
 }
