@@ -1,8 +1,11 @@
 // npm run bench:chat — the embedded tiny model behind the real HTTP stack (Next in this process,
 // the route wrapper, SSE) at 1, 8 and 32 concurrent streams: tokens/s, p50/p99 latency and time to
 // first token; and the HTTP layer's overhead against calling the engine directly, in the same
-// process, on the same loaded model.
+// process, on the same loaded model, in the same run. The HTTP client runs in a child process
+// (scripts/lib/bench-chat-client.ts), so parsing the streams does not load the server's event loop.
+import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { createApiKey } from "@/lib/auth/api-keys";
@@ -13,6 +16,7 @@ import { generate } from "@/lib/engine/serving/generate";
 import { SHIPPED_MODEL } from "@/lib/inference/base-models";
 import { flushCalls } from "@/lib/inference/call-recorder";
 import { servingRegistry } from "@/lib/inference/engine";
+import type { ClientJob, Measurement, Run } from "./lib/bench-chat-client";
 import { buildApp, buildIsCurrent } from "./lib/build";
 import { percentile } from "./lib/latency-stats";
 import { serveNext } from "./lib/serve";
@@ -21,71 +25,103 @@ import { textTable } from "./lib/text-table";
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
 const CONCURRENCY = (process.env.BENCH_CHAT_STREAMS ?? "1,8,32").split(",").map(Number);
-const ROUNDS = 2;
+/** Each level is measured this many times, the two paths alternating, so that a burst of other load
+ *  on a shared machine does not land on one path only; tokens/s and CPU are the trials' medians. */
+const TRIALS = Number(process.env.BENCH_CHAT_TRIALS ?? 3);
+/** Timed rounds per trial: at least 32 streams in all (and two rounds), so p99 is not one run. */
+const rounds = (concurrency: number) => Math.max(2, Math.ceil(32 / concurrency));
 const messages = [{ role: "user", content: "Tell me about the sea." }];
 
-interface Run {
-  latencyMs: number;
-  ttftMs: number;
-  tokens: number;
+type PathName = "http" | "direct";
+
+interface Trial extends Measurement {
+  /** CPU time of this process (the server and the engine, every thread) over the timed rounds. */
+  serverCpuMs: number;
 }
 
 interface Result {
-  path: "http" | "direct";
+  path: PathName;
   concurrency: number;
   tokensPerSecond: number;
   p50Ms: number;
   p99Ms: number;
   ttftP50Ms: number;
   ttftP99Ms: number;
+  /** Server-process CPU per generated token, in microseconds (robust to other load on the machine). */
+  serverCpuUsPerToken: number;
+  /** The HTTP client's own CPU per token (its process), for the record. */
+  clientCpuUsPerToken?: number;
 }
 
-async function measure(concurrency: number, once: () => Promise<Run>): Promise<{ runs: Run[]; seconds: number }> {
-  await Promise.all(Array.from({ length: concurrency }, once)); // warm-up round of the same shape
-  const start = performance.now();
-  const runs: Run[] = [];
-  for (let round = 0; round < ROUNDS; round++) runs.push(...(await Promise.all(Array.from({ length: concurrency }, once))));
-  return { runs, seconds: (performance.now() - start) / 1000 };
-}
+const median = (values: readonly number[]) => percentile(values, 50);
+const tokensOf = (m: Measurement) => m.runs.reduce((s, r) => s + r.tokens, 0);
 
-function summarise(pathName: Result["path"], concurrency: number, { runs, seconds }: { runs: Run[]; seconds: number }): Result {
+function summarise(pathName: PathName, concurrency: number, trials: readonly Trial[]): Result {
+  const runs = trials.flatMap((t) => t.runs);
+  const clientCpu = trials.map((t) => (t.clientCpuMs === undefined ? NaN : (t.clientCpuMs * 1000) / tokensOf(t)));
   return {
     path: pathName,
     concurrency,
-    tokensPerSecond: runs.reduce((s, r) => s + r.tokens, 0) / seconds,
+    tokensPerSecond: median(trials.map((t) => tokensOf(t) / t.seconds)),
     p50Ms: percentile(runs.map((r) => r.latencyMs), 50),
     p99Ms: percentile(runs.map((r) => r.latencyMs), 99),
     ttftP50Ms: percentile(runs.map((r) => r.ttftMs), 50),
     ttftP99Ms: percentile(runs.map((r) => r.ttftMs), 99),
+    serverCpuUsPerToken: median(trials.map((t) => (t.serverCpuMs * 1000) / tokensOf(t))),
+    ...(pathName === "http" && { clientCpuUsPerToken: median(clientCpu) }),
   };
 }
 
-async function streamOverHttp(url: string, key: string, maxTokens: number): Promise<Run> {
+/** Rounds of `concurrency` calls of `once` at a time, timed. */
+async function measureDirectly(concurrency: number, roundCount: number, once: () => Promise<Run>): Promise<Measurement> {
   const start = performance.now();
-  const response = await fetch(`${url}/v1/chat/completions`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-    body: JSON.stringify({ messages, max_tokens: maxTokens, ignore_eos: true, stream: true, stream_options: { include_usage: true }, seed: 1 }),
-  });
-  if (!response.ok || !response.body) throw new Error(`HTTP ${response.status}: ${await response.text()}`);
-  let ttftMs = NaN;
-  let tokens = 0;
-  const decoder = new TextDecoder();
-  let buffered = "";
-  const reader = response.body.getReader();
-  for (let read = await reader.read(); !read.done; read = await reader.read()) {
-    buffered += decoder.decode(read.value, { stream: true });
-    const events = buffered.split("\n\n");
-    buffered = events.pop() ?? "";
-    for (const event of events) {
-      const data = event.slice("data: ".length);
-      if (data === "[DONE]") continue;
-      const chunk = JSON.parse(data);
-      if (Number.isNaN(ttftMs) && chunk.choices?.[0]?.logprobs) ttftMs = performance.now() - start;
-      if (chunk.usage) tokens = chunk.usage.completion_tokens;
-    }
+  const runs: Run[] = [];
+  for (let round = 0; round < roundCount; round++) runs.push(...(await Promise.all(Array.from({ length: concurrency }, once))));
+  return { runs, seconds: (performance.now() - start) / 1000 };
+}
+
+/** With BENCH_CHAT_PROFILE=<dir>, each timed measurement also writes a CPU profile of this (the
+ *  server's) process to <dir>/<path>-<streams>-<trial>.cpuprofile: where the time goes, without
+ *  startup, warm-up or the client. */
+async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
+  const dir = process.env.BENCH_CHAT_PROFILE;
+  if (!dir) return run();
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  try {
+    return await run();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    fs.mkdirSync(dir, { recursive: true });
+    fs.writeFileSync(path.join(dir, `${name}.cpuprofile`), JSON.stringify(profile));
+    session.disconnect();
   }
-  return { latencyMs: performance.now() - start, ttftMs, tokens };
+}
+
+/** A timed measurement, with this process's CPU time over it. */
+async function trial(name: string, run: () => Promise<Measurement>): Promise<Trial> {
+  return profiled(name, async () => {
+    const cpu = process.cpuUsage();
+    const measurement = await run();
+    const { user, system } = process.cpuUsage(cpu);
+    return { ...measurement, serverCpuMs: (user + system) / 1000 };
+  });
+}
+
+/** Runs one job in the client process and waits for its measurement. */
+function measureOverHttp(client: ChildProcess, job: ClientJob): Promise<Measurement> {
+  return new Promise((resolve, reject) => {
+    const onExit = (code: number | null) => reject(new Error(`bench client exited (${code})`));
+    client.once("exit", onExit);
+    client.once("message", (reply: { measurement?: Measurement; error?: string }) => {
+      client.off("exit", onExit);
+      if (reply.measurement) resolve(reply.measurement);
+      else reject(new Error(`bench client: ${reply.error}`));
+    });
+    client.send(job);
+  });
 }
 
 async function generateDirectly(promptTokens: number[], maxTokens: number): Promise<Run> {
@@ -126,32 +162,56 @@ async function main() {
     console.log(`model: ${SHIPPED_MODEL.name}, context ${context} tokens; prompt ${promptTokens.length} tokens + ${maxTokens} generated${maxTokens < 128 ? " (128 do not fit this model's context)" : ""}`);
     console.log(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")} on ${os.cpus().length} CPUs`);
 
+    const client = fork(path.join(root, "scripts/lib/bench-chat-client.ts"), [], { execArgv: ["--import", "tsx"] });
+    const body = { messages, max_tokens: maxTokens, ignore_eos: true, stream: true, stream_options: { include_usage: true }, seed: 1 };
     const results: Result[] = [];
-    for (const c of CONCURRENCY) {
-      results.push(summarise("direct", c, await measure(c, () => generateDirectly(promptTokens, maxTokens))));
-      results.push(summarise("http", c, await measure(c, () => streamOverHttp(url, key, maxTokens))));
+    const overhead: { streams: number; throughput: number; serverCpu: number; ttftAddedMs: number }[] = [];
+    try {
+      for (const c of CONCURRENCY) {
+        const direct = () => measureDirectly(c, rounds(c), () => generateDirectly(promptTokens, maxTokens));
+        const http = (roundCount: number) => measureOverHttp(client, { url, key, body, concurrency: c, rounds: roundCount });
+        await measureDirectly(c, 1, () => generateDirectly(promptTokens, maxTokens)); // warm-up rounds of the same shape
+        await http(1);
+        const trials: Record<PathName, Trial[]> = { direct: [], http: [] };
+        for (let t = 1; t <= TRIALS; t++) {
+          trials.direct.push(await trial(`direct-${c}-${t}`, direct));
+          trials.http.push(await trial(`http-${c}-${t}`, () => http(rounds(c))));
+        }
+        const [d, h] = [summarise("direct", c, trials.direct), summarise("http", c, trials.http)];
+        results.push(d, h);
+        overhead.push({ streams: c, throughput: d.tokensPerSecond / h.tokensPerSecond - 1, serverCpu: h.serverCpuUsPerToken / d.serverCpuUsPerToken - 1, ttftAddedMs: h.ttftP50Ms - d.ttftP50Ms });
+      }
+    } finally {
+      client.kill();
     }
     const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
     console.log(
       textTable(
-        "streams of the embedded tiny model (seeded sampling, end-of-turn ignored)",
+        `streams of the embedded tiny model (seeded sampling, end-of-turn ignored; median of ${TRIALS} trials)`,
         results.map((r) => ({
           path: r.path === "http" ? "HTTP + SSE" : "engine in-process",
           streams: String(r.concurrency),
           "tokens/s": fmt(r.tokensPerSecond),
           "p50 ms": fmt(r.p50Ms),
           "p99 ms": fmt(r.p99Ms),
-          "TTFT p50 ms": fmt(r.ttftP50Ms),
-          "TTFT p99 ms": fmt(r.ttftP99Ms),
+          "TTFT p50 ms": fmt(r.ttftP50Ms, 1),
+          "TTFT p99 ms": fmt(r.ttftP99Ms, 1),
+          "server CPU µs/token": fmt(r.serverCpuUsPerToken),
+          "client CPU µs/token": r.clientCpuUsPerToken === undefined ? "" : fmt(r.clientCpuUsPerToken),
         })),
       ),
     );
-    const overhead = CONCURRENCY.map((c) => {
-      const direct = results.find((r) => r.path === "direct" && r.concurrency === c)!;
-      const http = results.find((r) => r.path === "http" && r.concurrency === c)!;
-      return { streams: c, overhead: direct.tokensPerSecond / http.tokensPerSecond - 1 };
-    });
-    console.log(textTable("HTTP layer overhead (engine tokens/s ÷ HTTP tokens/s − 1)", overhead.map((o) => ({ streams: String(o.streams), overhead: `${fmt(o.overhead * 100, 1)}%` }))));
+    console.log(
+      textTable(
+        "HTTP layer overhead: engine tokens/s ÷ HTTP tokens/s − 1, and the server's CPU per token (HTTP ÷ engine − 1)",
+        overhead.map((o) => ({
+          streams: String(o.streams),
+          "throughput overhead": `${fmt(o.throughput * 100, 1)}%`,
+          "CPU overhead": `${fmt(o.serverCpu * 100, 1)}%`,
+          "TTFT added ms": fmt(o.ttftAddedMs, 1),
+        })),
+      ),
+    );
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}`);
     console.log(JSON.stringify({ benchmark: "chat", maxTokens, promptTokens: promptTokens.length, results, overhead }));
     await server.close();
