@@ -18,8 +18,15 @@ interface StreamOptions {
   onDone: () => void;
 }
 
+/** How long a stream holds its events before writing them out together. One socket write per token
+ *  costs about as much as generating the token (a syscall that also wakes the reader: ~0.2 ms on
+ *  these machines, on the event loop the engine needs), so the events of tokens produced within
+ *  this window leave in one write. Each choice's first token is written at once (time to first
+ *  token), and the end of the stream flushes what is held. Every event is unchanged. */
+export const SSE_FLUSH_INTERVAL_MS = 10;
+
 const encoder = new TextEncoder();
-const sse = (data: unknown) => encoder.encode(`data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`);
+const sse = (data: unknown) => `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
 
 export function streamChatCompletion({ plan, header, echo, headers, record, onDone }: StreamOptions): Response {
   const { request } = plan;
@@ -47,9 +54,24 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
   const body = new ReadableStream<Uint8Array>({
     async start(rawController) {
       // After a disconnect the stream is closed: what is still in flight is dropped, not an error.
+      let held = "";
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      let lastWrite = -Infinity;
+      const flush = () => {
+        clearTimeout(timer);
+        timer = undefined;
+        if (held && !clientGone) rawController.enqueue(encoder.encode(held));
+        held = "";
+        lastWrite = performance.now();
+      };
       const controller = {
-        enqueue(bytes: Uint8Array) {
-          if (!clientGone) rawController.enqueue(bytes);
+        /** Holds an event, writing it (with what is held) now when `urgent` or when nothing was
+         *  written for SSE_FLUSH_INTERVAL_MS, else when that interval since the last write ends. */
+        enqueue(event: string, urgent = false) {
+          held += event;
+          const since = performance.now() - lastWrite;
+          if (urgent || since >= SSE_FLUSH_INTERVAL_MS) flush();
+          else timer ??= setTimeout(flush, SSE_FLUSH_INTERVAL_MS - since);
         },
       };
       let status: "success" | "error" | "cancelled" = "success";
@@ -70,6 +92,7 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
             controller.enqueue(sse(chunk([{ index: i, delta: {}, logprobs: null, finish_reason: event.finishReason, stop_reason: event.stopReason }], i)));
             continue;
           }
+          const first = completionTokens[i] === 0;
           completionTokens[i] += event.tokenIds.length;
           texts[i] += event.text;
           if (!event.text && event.logprobs.length === 0 && !request.return_token_ids) continue;
@@ -86,6 +109,7 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
                 i,
               ),
             ),
+            first,
           );
         }
         if (abort.signal.aborted) status = "cancelled";
@@ -108,9 +132,9 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
         const total = completionTokens.reduce((a, b) => a + b, 0);
         record({ choices: texts.map((content, index) => ({ index, message: { role: "assistant", content }, ...finishes[index] })) }, total, status, failure);
         if (!clientGone) {
-          controller.enqueue(sse("[DONE]"));
+          controller.enqueue(sse("[DONE]"), true);
           rawController.close();
-        }
+        } else flush(); // drops what is held, and its timer
       }
     },
     cancel() {
