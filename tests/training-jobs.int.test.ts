@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { resetEnvCache } from "@/lib/config/env";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
@@ -284,7 +284,8 @@ describe("the queue under concurrency", () => {
     await runner.stop();
     try {
       const models = [await createModel("claims-a"), await createModel("claims-b")];
-      const jobs = await Promise.all(models.flatMap((m) => [0, 1].map(() => getDb().trainingJob.create({ data: { modelId: m.id, kind: "sft", input: "{}" } }))));
+      const jobs = [];
+      for (const m of models) for (let k = 0; k < 2; k++) jobs.push(await getDb().trainingJob.create({ data: { modelId: m.id, kind: "sft", input: "{}" } }));
       const claims = await Promise.all(Array.from({ length: 12 }, (_, i) => claimJob(`claimer-${i}`, 60_000, 3)));
       const claimed = claims.filter((c) => c !== null).map((c) => c!.id).sort();
       // One per model: the second job of each waits for the first to finish.
@@ -317,7 +318,7 @@ describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) an
   const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 45_000) => {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await getDb().trainingJob.findMany({ omit: { input: true }, where: { status: { in: ["queued", "running"] } } }))}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };
@@ -332,8 +333,10 @@ describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) an
   beforeAll(async () => {
     await runner.stop(); // only the worker processes train here
   });
+  afterEach(async () => {
+    await Promise.all([...workers].map(killed)); // each test starts its own
+  });
   afterAll(async () => {
-    await Promise.all([...workers].map(killed));
     runner = new TrainingRunner(runner.settings);
     await runner.start();
   });

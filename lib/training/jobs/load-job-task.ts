@@ -9,7 +9,7 @@ import { baseModelCatalogue, type GgufBaseModel } from "@/lib/inference/base-mod
 import type { ModelTrainingDefaults } from "@/lib/training/model-defaults";
 import { parseSftJsonl } from "@/lib/training/sft/sft-jsonl";
 import { absoluteCheckpointPath, checkpointFileFor, optimizerStatePath, removeCheckpointFiles } from "./job-files";
-import { appendOwnedEvent, type LeaseState } from "./queue";
+import { appendOwnedEvents, type LeaseState } from "./queue";
 import type { JobKind } from "./schemas";
 import type { TrainingTask } from "./train/run-training";
 
@@ -63,7 +63,7 @@ export async function loadJobTask(jobId: string, attempt: number): Promise<Loade
     started: async (workerId, numSequences) =>
       alreadyStarted
         ? { owned: true, cancelRequested: false }
-        : appendOwnedEvent(job.id, workerId, "training_started", { num_sequences: numSequences }, { numSequences }),
+        : appendOwnedEvents(job.id, workerId, [{ type: "training_started", data: { num_sequences: numSequences } }], { numSequences }),
   };
 }
 

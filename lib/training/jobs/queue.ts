@@ -97,16 +97,16 @@ export async function insertEvent(tx: Tx, jobId: string, type: EventType, data: 
   );
 }
 
-/** An event of a running job (and its progress), written only while this worker owns it; tells
- *  whether it still does and whether a cancel is pending (checked at every step, not only at
+/** Events of a running job (and its progress), written only while this worker owns it; tells
+ *  whether it still does and whether a cancel is pending (checked at every write, not only at
  *  heartbeats). */
-export async function appendOwnedEvent(
-  jobId: string, workerId: string, type: EventType, data: Record<string, unknown>, progress: Prisma.TrainingJobUpdateInput = {},
+export async function appendOwnedEvents(
+  jobId: string, workerId: string, events: readonly { type: EventType; data: Record<string, unknown> }[], progress: Prisma.TrainingJobUpdateInput = {},
 ): Promise<LeaseState> {
   return getDb().$transaction(async (tx) => {
     const state = await lockOwnedJobState(tx, jobId, workerId);
     if (!state.owned) return state;
-    await insertEvent(tx, jobId, type, data);
+    for (const event of events) await insertEvent(tx, jobId, event.type, event.data);
     if (Object.keys(progress).length) await tx.trainingJob.update({ where: { id: jobId }, data: progress });
     return state;
   });

@@ -8,7 +8,7 @@ import { getEnv } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { loadJobTask, removeJobOutputs, type LoadedJob } from "./load-job-task";
-import { appendOwnedEvent, claimJob, endOwnedJob, failAbandonedJobs, releaseJob, renewLease, type LeaseState } from "./queue";
+import { appendOwnedEvents, claimJob, endOwnedJob, failAbandonedJobs, releaseJob, renewLease, type LeaseState } from "./queue";
 import { completeJob } from "./complete-job";
 import type { ThreadMessage } from "./train/thread-messages";
 import { registerLocalRunner } from "./wake";
@@ -161,7 +161,14 @@ export class TrainingRunner {
       }, (error: unknown) => log.warn("training runner: a heartbeat failed", { jobId, error }));
     }, this.settings.heartbeatMs);
 
+    // Steps reported while an earlier write is in flight are written together, in one transaction:
+    // a fast job (ms per step) must not cost a transaction per step on a shared database.
     let stepsDone = 0;
+    const pendingSteps: { type: "gradient_step"; data: Record<string, number> }[] = [];
+    const flushSteps = () => {
+      const events = pendingSteps.splice(0);
+      return events.length ? appendOwnedEvents(jobId, workerId, events, { stepsDone: (stepsDone += events.length) }) : Promise.resolve({ owned: true, cancelRequested: false });
+    };
     let jobOver!: () => void;
     const over = new Promise<void>((resolve) => (jobOver = resolve));
     const onMessage = (message: ThreadMessage) => {
@@ -169,10 +176,10 @@ export class TrainingRunner {
       if (message.type === "started") {
         write(() => loaded.started(workerId, message.numSequences));
       } else if (message.type === "step") {
-        stepsDone++;
-        const data = attempt > 1 ? { ...message.metrics, attempt } : message.metrics;
-        write(() => appendOwnedEvent(jobId, workerId, "gradient_step", data, { stepsDone }));
+        pendingSteps.push({ type: "gradient_step", data: attempt > 1 ? { ...message.metrics, attempt } : message.metrics });
+        if (pendingSteps.length === 1) write(flushSteps);
       } else if (message.type === "done") {
+        write(flushSteps);
         write(() => owned(completeJob(loaded, workerId, message.metrics, stepsDone)), "succeeded");
       } else {
         write(() => owned(endOwnedJob(jobId, workerId, "failed", message.message)), "ended");
