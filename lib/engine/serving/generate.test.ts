@@ -7,7 +7,7 @@ import { randomLora, writeTinyModel, type TinyModelFiles } from "../test-support
 import { encodeChat } from "../tokenizer/chatml";
 import { generate, generateText, type GenerateRequest } from "./generate";
 import { ModelRegistry } from "./model-registry";
-import { nextTokenLogits } from "./next-token-logits";
+import { nextTokenLogits, viaControlledEvaluate } from "./next-token-logits";
 
 let files: TinyModelFiles;
 let registry: ModelRegistry;
@@ -52,6 +52,24 @@ async function maxLogitError(weights: LlamaWeights, adapter?: GenerateRequest["a
 describe("serving through llama.cpp", () => {
   it("returns the logits of a float64 forward pass (F32 KV cache, no flash attention)", async () => {
     expect(await maxLogitError(files.weights)).toBeLessThan(1e-4);
+  });
+
+  it("reads exactly the logits node-llama-cpp's controlledEvaluate returns, prompt and generated steps", async () => {
+    const lease = await registry.lease(files.model);
+    try {
+      const steps: Float32Array[][] = [];
+      for (const read of [nextTokenLogits, viaControlledEvaluate]) {
+        await lease.sequence.clearHistory();
+        const got = [await read(lease.sequence, prompt())];
+        for (const token of [5, 9, 5]) got.push(await read(lease.sequence, [token]));
+        steps.push(got);
+      }
+      expect(steps[0][0]).toHaveLength(files.config.vocabSize);
+      expect(steps[0]).toEqual(steps[1]);
+    } finally {
+      await lease.sequence.clearHistory(); // later tests expect no cached prompt
+      lease.release();
+    }
   });
 
   it("applies a LoRA adapter as W + scale·(alpha/rank)·B·A in its own context", async () => {
@@ -104,8 +122,9 @@ describe("serving through llama.cpp", () => {
     console.log(`16 concurrent requests: ${tokens} tokens, ${(tokens / seconds).toFixed(0)} tok/s`);
     alone.forEach((r, i) => {
       expect(together[i].tokens).toEqual(r.tokens);
-      // Batched float32 matmuls round differently in the last bits.
-      together[i].logprobs.forEach((lp, j) => expect(lp).toBeCloseTo(r.logprobs[j], 5));
+      // Batched float32 matmuls round differently in the last bits, and how the 16 are batched
+      // depends on timing: differences up to ~1e-5 were seen (with either way of reading logits).
+      together[i].logprobs.forEach((lp, j) => expect(lp).toBeCloseTo(r.logprobs[j], 4));
     });
   });
 
