@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { describeApiError } from "@/lib/client/api-fetch";
+import { apiFetch, describeApiError } from "@/lib/client/api-fetch";
 
 describe("describeApiError", () => {
   it("uses a string detail as the message", () => {
@@ -24,5 +24,27 @@ describe("describeApiError", () => {
   it("explains a status without a body", () => {
     expect(describeApiError(401, undefined).message).toMatch(/sign in again/);
     expect(describeApiError(502, "<html>").message).toMatch(/502/);
+  });
+});
+
+describe("apiFetch bodies", () => {
+  it("sends objects as JSON and a FormData as multipart (the browser sets its boundary)", async () => {
+    const sent: RequestInit[] = [];
+    const original = globalThis.fetch;
+    globalThis.fetch = (async (_url: string, init: RequestInit) => {
+      sent.push(init);
+      return new Response("{}", { status: 200 });
+    }) as typeof fetch;
+    try {
+      await apiFetch("/v1/x", { method: "POST", body: { a: 1 } });
+      const form = new FormData();
+      form.append("purpose", "fine-tune");
+      await apiFetch("/v1/files", { method: "POST", body: form });
+    } finally {
+      globalThis.fetch = original;
+    }
+    expect(sent[0]).toMatchObject({ body: '{"a":1}', headers: { "content-type": "application/json" } });
+    expect(sent[1].body).toBeInstanceOf(FormData);
+    expect(sent[1].headers).toEqual({ accept: "application/json" });
   });
 });

@@ -43,18 +43,19 @@ export function describeApiError(status: number, body: unknown): ApiError {
 
 export interface ApiFetchOptions {
   method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
-  /** Sent as JSON. */
+  /** Sent as JSON; a FormData as multipart/form-data (file uploads). */
   body?: unknown;
   signal?: AbortSignal;
 }
 
 export async function apiFetch<T>(path: string, options: ApiFetchOptions = {}): Promise<T> {
   let response: Response;
+  const multipart = options.body instanceof FormData; // the browser sets its content-type and boundary
   try {
     response = await fetch(path, {
       method: options.method ?? "GET",
-      headers: options.body === undefined ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
-      body: options.body === undefined ? undefined : JSON.stringify(options.body),
+      headers: options.body === undefined || multipart ? { accept: "application/json" } : { accept: "application/json", "content-type": "application/json" },
+      body: options.body === undefined ? undefined : multipart ? (options.body as FormData) : JSON.stringify(options.body),
       credentials: "same-origin",
       cache: "no-store",
       signal: options.signal,
