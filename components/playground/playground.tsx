@@ -136,18 +136,19 @@ function CompareColumn({ index, run, settings, model, view, onKeep }: { index: 0
   );
 }
 
-/** `initialModel` (the page's `?model=`, e.g. from a model's "Open in playground") starts both columns on it. */
-export function Playground({ origin, initialModel = "" }: { origin: string; initialModel?: string }) {
+/** `initialModel` (the page's `?model=`, e.g. from a model's "Open in playground") starts both columns on it;
+ *  `initialCompare` (`&compare=`) opens the comparison with column B on that model and A's parameters. */
+export function Playground({ origin, initialModel = "", initialCompare }: { origin: string; initialModel?: string; initialCompare?: string }) {
   const { data: workspace } = useWorkspace();
   const projectRef = workspace ? `${workspace.team}/${workspace.project}` : undefined;
   const models = useModels();
   const [system, setSystem] = useState("");
   const [messages, setMessages] = useState<Message[]>([]);
   const [draft, setDraft] = useState("");
-  const [compare, setCompare] = useState(false);
+  const [compare, setCompare] = useState(initialCompare !== undefined);
   const [settings, setSettings] = useState<[RunSettings, RunSettings]>([
     { ...DEFAULT_SETTINGS, model: initialModel },
-    { ...DEFAULT_SETTINGS, model: initialModel, temperature: "1.2" },
+    initialCompare === undefined ? { ...DEFAULT_SETTINGS, model: initialModel, temperature: "1.2" } : { ...DEFAULT_SETTINGS, model: initialCompare },
   ]);
   const [editing, setEditing] = useState<0 | 1>(0);
   const [view, setView] = useState<OutputView>("text");

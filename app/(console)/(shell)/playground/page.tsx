@@ -5,10 +5,17 @@ import { requestOrigin, requireTeamArea } from "@/lib/auth/console-session";
 export const metadata: Metadata = { title: "Playground" };
 export const dynamic = "force-dynamic";
 
-export default async function PlaygroundPage({ searchParams }: { searchParams: Promise<{ model?: string | string[] }> }) {
+export default async function PlaygroundPage({ searchParams }: { searchParams: Promise<{ model?: string | string[]; compare?: string | string[] }> }) {
   await requireTeamArea();
-  // `?model=` opens the playground on a model (or `name:stepN` checkpoint), e.g. from the Models page.
-  const { model } = await searchParams;
+  // `?model=` opens the playground on a model (or `name:stepN` checkpoint), e.g. from the Models page;
+  // `&compare=` opens it side by side with another (a job's checkpoint beside its base model).
+  const { model, compare } = await searchParams;
   // The origin as the browser sees it, for the "Get code" snippets.
-  return <Playground origin={await requestOrigin()} initialModel={typeof model === "string" ? model : undefined} />;
+  return (
+    <Playground
+      origin={await requestOrigin()}
+      initialModel={typeof model === "string" ? model : undefined}
+      initialCompare={typeof compare === "string" && compare ? compare : undefined}
+    />
+  );
 }
