@@ -1,0 +1,62 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useState, type FormEvent } from "react";
+import { launchErrors } from "@/components/jobs/launch-errors";
+import { useLaunchSftFromFile } from "@/components/jobs/queries";
+import { readSftConfig, SftConfigFields } from "@/components/jobs/sft-config-fields";
+import type { TrainedModel } from "@/components/models/queries";
+import { Alert } from "@/components/ui/alert";
+import { DialogActions } from "@/components/ui/dialog";
+import { INPUT_CLASS } from "@/components/ui/field";
+
+const SHOWN = ["config.batch_size", "config.learning_rate", "config.assistant_turns", "file"];
+
+/** SFT from a JSONL file: uploaded into the model's team (POST /v1/files), then trained on. */
+export function SftUploadForm({ model }: { model: TrainedModel }) {
+  const router = useRouter();
+  const launch = useLaunchSftFromFile();
+  const [local, setLocal] = useState<Record<string, string>>({});
+  const { fields, form } = launchErrors(launch.error, SHOWN);
+  const errors = { ...fields, ...local };
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const data = new FormData(event.currentTarget);
+    const file = data.get("file");
+    const { config, errors: invalid } = readSftConfig(data);
+    if (!(file instanceof File) || file.size === 0) invalid.file = file instanceof File && file.name ? "The file is empty." : "Choose a .jsonl file.";
+    setLocal(invalid);
+    if (Object.keys(invalid).length) return;
+    launch.mutate({ file: file as File, team: model.entity, model_id: model.id, config }, { onSuccess: (job) => router.push(`/jobs/${job.id}`) });
+  }
+
+  return (
+    <form onSubmit={onSubmit} className="space-y-4" noValidate aria-label="SFT from a JSONL file">
+      <div>
+        <label htmlFor="sft-file" className="mb-1.5 block text-sm font-medium text-zinc-800">
+          Training data (JSONL)
+        </label>
+        <input
+          id="sft-file"
+          name="file"
+          type="file"
+          accept=".jsonl,.json,application/jsonl,text/plain"
+          className={`${INPUT_CLASS} file:mr-3 file:rounded file:border-0 file:bg-zinc-100 file:px-2 file:py-1 file:text-xs file:font-medium`}
+          aria-invalid={errors.file ? true : undefined}
+          aria-describedby="sft-file-hint"
+        />
+        <p id="sft-file-hint" className={`mt-1 text-xs ${errors.file ? "text-red-600" : "text-zinc-500"}`}>
+          {errors.file ?? (
+            <>
+              One <code className="font-mono">{'{"messages": [...]}'}</code> per line, each ending with the assistant’s turn.
+            </>
+          )}
+        </p>
+      </div>
+      <SftConfigFields errors={errors} />
+      {form && <Alert title="The job was not started">{form}</Alert>}
+      <DialogActions label="Start training" pendingLabel="Uploading…" pending={launch.isPending} />
+    </form>
+  );
+}
