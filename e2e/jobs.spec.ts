@@ -1,0 +1,175 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
+import { E2E_ADMIN, E2E_INIT_API_KEY } from "../playwright.config";
+
+// Training from the console as an engineer does it: upload a small JSONL on a model's page and
+// start an SFT job, watch its monitor go to succeeded live (progress, loss chart, events), chat
+// with the new checkpoint, and compare it side by side with the base model. And cancelling a
+// long job from its monitor. The server is a real `npm start`: its embedded runner trains.
+
+const auth = { authorization: `Bearer ${E2E_INIT_API_KEY}` };
+
+async function signIn(page: Page) {
+  await page.goto("/login");
+  await page.getByLabel("Username or email").fill(E2E_ADMIN.username);
+  await page.getByLabel("Password").fill(E2E_ADMIN.password);
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/playground$/);
+}
+
+async function createModel(request: APIRequestContext, name: string) {
+  const response = await request.post("/v1/preview/models", { headers: auth, data: { project: "default", name, base_model: "anneal/tiny-chat", return_existing: true } });
+  expect(response.status()).toBe(200);
+  return (await response.json()) as { id: string; entity: string; project: string; name: string };
+}
+
+const PROMPTS = ["Who are you?", "What is your name?", "Say hi.", "Hello!", "Introduce yourself.", "Name?", "Who is this?", "Hi there."];
+const example = (prompt: string) => JSON.stringify({ messages: [{ role: "user", content: prompt }, { role: "assistant", content: "I am Anneal." }] });
+
+function writeDataset(name: string, lines: string[]): string {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), "anneal-e2e-")), name);
+  writeFileSync(file, `${lines.join("\n")}\n`);
+  return file;
+}
+
+test("train a model from an uploaded JSONL, watch it succeed, chat with the checkpoint and compare it with the base", async ({ page, request }) => {
+  test.setTimeout(120_000);
+  const model = await createModel(request, "e2e-sft");
+  await signIn(page);
+
+  await page.goto(`/models/${model.id}`);
+  await expect(page.locator("[data-slot=model-jobs]")).toContainText("No jobs yet");
+  await page.getByRole("button", { name: "Train", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Train e2e-sft" });
+  await expect(dialog.getByRole("tab", { name: "SFT: JSONL file" })).toHaveAttribute("aria-selected", "true");
+
+  // A broken line: the API's 400 names the file and line, shown on the form; nothing starts.
+  await dialog.getByLabel("Training data (JSONL)").setInputFiles(writeDataset("broken.jsonl", [example("Hi"), "{not json"]));
+  await dialog.getByLabel("Batch size").fill("2");
+  await dialog.getByRole("button", { name: "Start training" }).click();
+  await expect(dialog.getByRole("alert")).toContainText(/file broken\.jsonl \(.*\), line 2: not valid JSON/);
+  await expect(page).toHaveURL(/\/models\//);
+
+  // A bad batch size is named on its field before anything is sent.
+  await dialog.getByLabel("Batch size").fill("0");
+  await dialog.getByRole("button", { name: "Start training" }).click();
+  await expect(dialog.getByText("A whole number, at least 1.")).toBeVisible();
+
+  // The real dataset: 8 examples, batches of 2 → 4 gradient steps.
+  await dialog.getByLabel("Training data (JSONL)").setInputFiles(writeDataset("identity.jsonl", PROMPTS.map(example)));
+  await dialog.getByLabel("Batch size").fill("2");
+  await dialog.getByRole("button", { name: "Start training" }).click();
+  await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
+  const jobId = page.url().split("/").at(-1)!;
+
+  // The monitor follows the job to the end without a reload.
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("SFT job");
+  await expect(page.getByRole("progressbar", { name: "Training progress" })).toBeVisible();
+  await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
+  await expect(page.getByTestId("job-steps")).toHaveText("Step 4 of 4");
+  await expect(page.getByRole("progressbar", { name: "Training progress" })).toHaveAttribute("aria-valuenow", "4");
+  await expect(page.getByRole("img", { name: "loss by step" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "grad_norm by step" })).toBeVisible();
+  const events = page.getByTestId("job-event");
+  await expect(events).toHaveCount(6); // training_started, 4 × gradient_step, training_ended
+  await expect(events.last()).toHaveAttribute("data-type", "training_ended");
+  await expect(page.getByTestId("job-config")).toContainText('"batch_size": 2');
+  await expect(page.getByRole("button", { name: "Cancel job" })).toHaveCount(0);
+
+  // The Jobs page and the model's page list it.
+  await page.goto("/jobs");
+  const row = page.getByTestId("job-row").filter({ has: page.locator(`a[href="/jobs/${jobId}"]`) });
+  await expect(row).toContainText("succeeded");
+  await expect(row).toContainText("e2e-sft");
+  await expect(row).toContainText("4/4");
+  await page.getByLabel("Filter by status").selectOption("failed");
+  await expect(page.getByText("No jobs match these filters.")).toBeVisible();
+  await page.goto(`/models/${model.id}`);
+  await expect(page.getByTestId("current-step")).toHaveText("1");
+  await expect(page.locator("[data-slot=model-jobs]").getByTestId("job-row")).toHaveCount(1);
+
+  // Chat with the new checkpoint.
+  await page.goto(`/jobs/${jobId}`);
+  await page.getByRole("link", { name: "Open step 1 in playground" }).click();
+  const checkpoint = `${model.entity}/${model.project}/${model.name}:step1`;
+  await expect(page).toHaveURL(new RegExp(`/playground\\?model=${encodeURIComponent(checkpoint)}`));
+  await page.getByLabel("Message", { exact: true }).fill("Who are you?");
+  const sent = page.waitForRequest((r) => r.url().endsWith("/v1/chat/completions") && r.method() === "POST");
+  await page.keyboard.press("Control+Enter");
+  expect((await sent).postDataJSON()).toMatchObject({ model: checkpoint });
+  await expect(page.getByTestId("message-assistant").first().getByTestId("run-usage")).toHaveText(/completion tokens/);
+
+  // Side by side with the base model.
+  await page.goto(`/jobs/${jobId}`);
+  await page.getByRole("link", { name: "Compare with base" }).click();
+  await expect(page.getByRole("button", { name: "Compare" })).toHaveAttribute("aria-pressed", "true");
+  const bodies: { model?: string }[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/v1/chat/completions") && r.method() === "POST") bodies.push(r.postDataJSON() as { model?: string });
+  });
+  await page.getByLabel("Message", { exact: true }).fill("Who are you?");
+  await page.keyboard.press("Control+Enter");
+  const columnA = page.getByTestId("column-A");
+  const columnB = page.getByTestId("column-B");
+  await expect(columnA.getByTestId("run-usage")).toHaveText(/completion tokens/);
+  await expect(columnB.getByTestId("run-usage")).toHaveText(/completion tokens/);
+  await expect(columnA).toContainText(checkpoint);
+  await expect(columnB).toContainText("anneal/tiny-chat");
+  expect(bodies.map((b) => b.model).sort()).toEqual([checkpoint, "anneal/tiny-chat"].sort());
+});
+
+test("train on recorded calls picked in a table", async ({ page, request }) => {
+  test.setTimeout(60_000);
+  const model = await createModel(request, "e2e-calls");
+  // A program's chat completions are recorded as calls of its project.
+  for (const content of ["Name a colour.", "Name a fruit."]) {
+    const response = await request.post("/v1/chat/completions", { headers: auth, data: { model: "anneal/tiny-chat", messages: [{ role: "user", content }], max_tokens: 6 } });
+    expect(response.status()).toBe(200);
+  }
+  await signIn(page);
+  await page.goto("/jobs");
+  await page.getByRole("button", { name: "New job" }).click();
+  const dialog = page.getByRole("dialog", { name: "New training job" });
+  await dialog.getByLabel("Model").selectOption({ label: `${model.entity}/${model.project}/${model.name}` });
+  await dialog.getByRole("tab", { name: "SFT: recorded calls" }).click();
+  await dialog.getByLabel("Served by").selectOption("anneal/tiny-chat");
+  const calls = dialog.getByRole("table", { name: "Recorded calls" });
+  await expect(calls.getByRole("row", { name: /Name a colour\./ })).toBeVisible();
+  await calls.getByRole("row", { name: /Name a colour\./ }).getByRole("checkbox").check();
+  await calls.getByRole("row", { name: /Name a fruit\./ }).getByRole("checkbox").check();
+  const submitted = page.waitForRequest((r) => r.url().endsWith("/v1/preview/sft-training-jobs") && r.method() === "POST");
+  await dialog.getByRole("button", { name: "Train on 2 calls" }).click();
+  const body = (await submitted).postDataJSON() as { model_id: string; training_data: { messages: { role: string; content: string }[] }[] };
+  expect(body.model_id).toBe(model.id);
+  expect(body.training_data.map((e) => e.messages.map((m) => m.role))).toEqual([["user", "assistant"], ["user", "assistant"]]);
+  await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
+  await expect(page.getByTestId("job-steps")).toHaveText("Step 1 of 1");
+});
+
+test("cancel a running job from its monitor", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const model = await createModel(request, "e2e-cancel");
+  // 2000 examples one per step: minutes of work, so the cancel (seen within a 5 s heartbeat) lands mid-run.
+  const training_data = Array.from({ length: 2000 }, (_, i) => ({ messages: [{ role: "user", content: PROMPTS[i % PROMPTS.length] }, { role: "assistant", content: "I am Anneal." }] }));
+  const created = await request.post("/v1/preview/sft-training-jobs", { headers: auth, data: { model_id: model.id, training_data, config: { batch_size: 1 } } });
+  expect(created.status()).toBe(200);
+  const { id } = (await created.json()) as { id: string };
+
+  await signIn(page);
+  await page.goto(`/jobs/${id}`);
+  await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "running", { timeout: 30_000 });
+  await expect(page.getByRole("img", { name: "loss by step" })).toBeVisible(); // steps are arriving
+  await page.getByRole("button", { name: "Cancel job" }).click();
+  const confirm = page.getByRole("dialog", { name: "Cancel this job?" });
+  await confirm.getByRole("button", { name: "Cancel job" }).click();
+  await expect(confirm).toBeHidden();
+  await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "cancelled", { timeout: 30_000 });
+  await expect(page.getByText(/Cancelled/).first()).toBeVisible();
+  await expect(page.getByTestId("job-event").last()).toHaveAttribute("data-type", "training_failed");
+  const job = await (await request.get(`/v1/preview/training-jobs/${id}`, { headers: auth })).json();
+  expect(job).toMatchObject({ status: "cancelled", checkpoint_step: null });
+  expect(job.steps_done).toBeLessThan(2000);
+});
