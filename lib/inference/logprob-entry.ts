@@ -13,15 +13,27 @@ export interface LogprobEntry {
   top_logprobs: { token: string; logprob: number; bytes: number[] }[];
 }
 
-// A token's text never changes for a loaded model: detokenize each id once, not once per use.
-const tokenTexts = new WeakMap<LlamaModel, Map<number, string>>();
+// A token's text never changes for a loaded model: detokenize each id once, not once per use, and
+// keep its two spellings (text, `token_id:<id>`) with their UTF-8 bytes. Entries share these arrays,
+// which are only ever serialized.
+interface TokenForms {
+  text: string;
+  textBytes: number[];
+  id: string;
+  idBytes: number[];
+}
+const tokenForms = new WeakMap<LlamaModel, Map<number, TokenForms>>();
 
-function tokenText(model: LlamaModel, token: number): string {
-  let texts = tokenTexts.get(model);
-  if (!texts) tokenTexts.set(model, (texts = new Map()));
-  let text = texts.get(token);
-  if (text === undefined) texts.set(token, (text = model.detokenize([token as Token], true)));
-  return text;
+function formsOf(model: LlamaModel, token: number): TokenForms {
+  let forms = tokenForms.get(model);
+  if (!forms) tokenForms.set(model, (forms = new Map()));
+  let f = forms.get(token);
+  if (!f) {
+    const text = model.detokenize([token as Token], true);
+    const id = `token_id:${token}`;
+    forms.set(token, (f = { text, textBytes: [...Buffer.from(text, "utf8")], id, idBytes: [...Buffer.from(id, "utf8")] }));
+  }
+  return f;
 }
 
 export class LogprobFormatter {
@@ -31,20 +43,19 @@ export class LogprobFormatter {
   ) {}
 
   private describe(token: number, logprob: number) {
-    const text = tokenText(this.model, token);
-    return {
-      token: this.asTokenIds ? `token_id:${token}` : text,
-      logprob: Math.max(logprob, LOGPROB_FLOOR),
-      bytes: [...Buffer.from(this.asTokenIds ? `token_id:${token}` : text, "utf8")],
-    };
+    const f = formsOf(this.model, token);
+    return this.asTokenIds
+      ? { token: f.id, logprob: Math.max(logprob, LOGPROB_FLOOR), bytes: f.idBytes }
+      : { token: f.text, logprob: Math.max(logprob, LOGPROB_FLOOR), bytes: f.textBytes };
   }
 
   entry(token: number, logprob: number, top: readonly TokenLogprob[] = []): LogprobEntry {
     // The main entry's bytes are the token's own even in token-id form (vLLM's quirk, kept).
-    const text = tokenText(this.model, token);
+    const f = formsOf(this.model, token);
     return {
-      ...this.describe(token, logprob),
-      bytes: [...Buffer.from(text, "utf8")],
+      token: this.asTokenIds ? f.id : f.text,
+      logprob: Math.max(logprob, LOGPROB_FLOOR),
+      bytes: f.textBytes,
       top_logprobs: top.map((t) => this.describe(t.token, t.logprob)),
     };
   }

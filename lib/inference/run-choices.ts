@@ -103,6 +103,16 @@ async function* runChoice(plan: ChoicePlan, index: number): AsyncGenerator<Choic
 
 /** Merges the n choices' events as they are produced. */
 export async function* runChoices(plan: ChoicePlan): AsyncGenerator<ChoiceEvent> {
+  if (plan.request.n === 1) {
+    // One choice needs no merging: no race and no extra promise per token.
+    const stream = runChoice(plan, 0);
+    try {
+      for (let step = await stream.next(); !step.done; step = await stream.next()) yield step.value;
+    } finally {
+      await stream.return(undefined);
+    }
+    return;
+  }
   const streams = Array.from({ length: plan.request.n }, (_, i) => runChoice(plan, i));
   const pending = new Map<number, Promise<{ i: number; step: IteratorResult<ChoiceEvent> }>>();
   const pull = (i: number) => pending.set(i, streams[i].next().then((step) => ({ i, step })));
