@@ -149,6 +149,36 @@ test("train on recorded calls picked in a table", async ({ page, request }) => {
   await expect(page.getByTestId("job-steps")).toHaveText("Step 1 of 1");
 });
 
+test("run RL on logged trajectory groups picked by split", async ({ page, request }) => {
+  test.setTimeout(60_000);
+  const model = await createModel(request, "e2e-rl");
+  // Rollouts as ART logs them: the model's answers as chat completion Choices, with rewards.
+  const choice = (content: string) => ({ index: 0, finish_reason: "stop", message: { role: "assistant", content } });
+  const group = (prompt: string) => ({
+    trajectories: [
+      { messages_and_choices: [{ role: "user", content: prompt }, choice("I am Anneal.")], reward: 1 },
+      { messages_and_choices: [{ role: "user", content: prompt }, choice("No idea.")], reward: 0 },
+    ],
+  });
+  const logged = await request.post(`/v1/preview/models/${model.id}/log`, { headers: auth, data: { split: "train", trajectory_groups: [group("Who are you?"), group("Name?")] } });
+  expect(logged.status()).toBe(200);
+
+  await signIn(page);
+  await page.goto(`/models/${model.id}`);
+  await page.getByRole("button", { name: "Train", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Train e2e-rl" });
+  await dialog.getByRole("tab", { name: "RL: trajectory groups" }).click();
+  await expect(dialog.getByLabel("Split")).toHaveValue("train");
+  const groups = dialog.getByRole("table", { name: "Trajectory groups" });
+  await expect(groups.getByRole("row")).toHaveCount(3); // header + 2 groups
+  await dialog.getByRole("checkbox", { name: "Pick every group shown" }).check();
+  await dialog.getByRole("button", { name: "Train on 2 groups" }).click();
+  await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("RL job");
+  await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
+  await expect(page.getByRole("link", { name: "Open step 1 in playground" })).toBeVisible();
+});
+
 test("cancel a running job from its monitor", async ({ page, request }) => {
   test.setTimeout(90_000);
   const model = await createModel(request, "e2e-cancel");
