@@ -59,7 +59,7 @@ export function JobMonitor({ jobId }: { jobId: string }) {
   const job = useJob(jobId);
   const live = job.data ? isLive(job.data.status) : true;
   const feed = useJobEvents(jobId, live);
-  useRefreshOnFinish(job.data);
+  useRefreshOnFinish(useMemo(() => (job.data ? [job.data] : undefined), [job.data]));
   const points = useMemo(() => gradientSteps(feed.events), [feed.events]);
   const metrics = chartedMetrics(points);
 

@@ -5,7 +5,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
 import { ModelName } from "@/components/jobs/model-name";
-import { useJobs, type Job, type JobFilter } from "@/components/jobs/queries";
+import { useJobs, useRefreshOnFinish, type Job, type JobFilter } from "@/components/jobs/queries";
 import { Button } from "@/components/ui/button";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -17,6 +17,7 @@ import { formatDuration, jobDurationMs, shortJobId } from "@/lib/client/job-prog
  *  `empty` says what to do when there is none; `showModel` false on a model's own page. */
 export function JobsTable({ filter, empty, showModel = true }: { filter: JobFilter; empty: ReactNode; showModel?: boolean }) {
   const jobs = useJobs(filter);
+  useRefreshOnFinish(jobs.data);
   if (jobs.isPending) return <TableSkeleton label="Loading jobs" />;
   if (jobs.isError) return <QueryError what="training jobs" error={jobs.error} retry={() => void jobs.refetch()} />;
   if (jobs.data.length === 0) {

@@ -191,18 +191,22 @@ export function useCalls(filter: CallFilter, options: { enabled?: boolean } = {}
   });
 }
 
-/** When a job finishes, the model's checkpoints and the playground's model list change. */
-export function useRefreshOnFinish(job: Job | undefined) {
+/** When a shown job finishes, its model's checkpoints and metrics, the model lists and the
+ *  playground's model list change: refresh them (and the job lists). */
+export function useRefreshOnFinish(jobs: Job[] | undefined) {
   const client = useQueryClient();
-  const seen = useRef<JobStatus | undefined>(undefined);
+  const seen = useRef(new Map<string, JobStatus>());
   useEffect(() => {
-    if (!job) return;
-    if (seen.current && isLive(seen.current) && !isLive(job.status)) {
-      void client.invalidateQueries({ queryKey: modelKeys.detail(job.model_id) });
-      void client.invalidateQueries({ queryKey: modelKeys.lists() });
-      void client.invalidateQueries({ queryKey: inferenceKeys.models() });
-      void client.invalidateQueries({ queryKey: jobKeys.lists() });
-    }
-    seen.current = job.status;
-  }, [job, client]);
+    if (!jobs) return;
+    const finished = jobs.filter((job) => {
+      const before = seen.current.get(job.id);
+      seen.current.set(job.id, job.status);
+      return before !== undefined && isLive(before) && !isLive(job.status);
+    });
+    if (finished.length === 0) return;
+    for (const modelId of new Set(finished.map((job) => job.model_id))) void client.invalidateQueries({ queryKey: modelKeys.detail(modelId) });
+    void client.invalidateQueries({ queryKey: modelKeys.lists() });
+    void client.invalidateQueries({ queryKey: inferenceKeys.models() });
+    void client.invalidateQueries({ queryKey: jobKeys.lists() });
+  }, [jobs, client]);
 }
