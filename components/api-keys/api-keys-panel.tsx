@@ -3,7 +3,7 @@
 import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
-import { Button } from "@/components/ui/button";
+import { LoadMoreFooter } from "@/components/ui/load-more-footer";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -115,13 +115,7 @@ export function ApiKeysPanel({ origin }: { origin: string }) {
                 ))}
               </tbody>
             </Table>
-            {keys.hasNextPage && (
-              <div className="border-t border-zinc-100 p-3 text-center">
-                <Button variant="secondary" size="sm" onClick={() => void keys.fetchNextPage()} disabled={keys.isFetchingNextPage}>
-                  {keys.isFetchingNextPage ? "Loading…" : "Load more"}
-                </Button>
-              </div>
-            )}
+            <LoadMoreFooter pages={keys} />
           </>
         )}
       </Panel>

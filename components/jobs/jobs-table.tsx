@@ -6,7 +6,7 @@ import type { ReactNode } from "react";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
 import { ModelName } from "@/components/jobs/model-name";
 import { useJobs, useRefreshOnFinish, type Job, type JobFilter } from "@/components/jobs/queries";
-import { Button } from "@/components/ui/button";
+import { LoadMoreFooter } from "@/components/ui/load-more-footer";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TableSkeleton } from "@/components/ui/skeleton";
@@ -51,13 +51,7 @@ export function JobsTable({ filter, empty, showModel = true }: { filter: JobFilt
           ))}
         </tbody>
       </Table>
-      {jobs.hasNextPage && (
-        <div className="border-t border-zinc-100 p-3 text-center">
-          <Button variant="secondary" size="sm" onClick={() => void jobs.fetchNextPage()} disabled={jobs.isFetchingNextPage}>
-            {jobs.isFetchingNextPage ? "Loading…" : "Load more"}
-          </Button>
-        </div>
-      )}
+      <LoadMoreFooter pages={jobs} />
     </>
   );
 }

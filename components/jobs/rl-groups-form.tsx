@@ -6,9 +6,9 @@ import { launchErrors } from "@/components/jobs/launch-errors";
 import { useLaunchRl } from "@/components/jobs/queries";
 import { useTrajectoryGroups, type TrainedModel, type TrajectoryGroup } from "@/components/models/queries";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { DialogActions } from "@/components/ui/dialog";
 import { Field, SelectField } from "@/components/ui/field";
+import { LoadMoreFooter } from "@/components/ui/load-more-footer";
 import { QueryError } from "@/components/ui/query-error";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { groupsToRlInput } from "@/lib/client/job-progress";
@@ -104,13 +104,7 @@ export function RlGroupsForm({ model }: { model: TrainedModel }) {
             </tbody>
           </table>
         )}
-        {groups.hasNextPage && (
-          <div className="border-t border-zinc-100 p-2 text-center">
-            <Button variant="secondary" size="sm" onClick={() => void groups.fetchNextPage()} disabled={groups.isFetchingNextPage}>
-              {groups.isFetchingNextPage ? "Loading…" : "Load more"}
-            </Button>
-          </div>
-        )}
+        <LoadMoreFooter pages={groups} compact />
       </div>
       {errors.groups && <p className="-mt-2 text-xs text-red-600">{errors.groups}</p>}
       <Field label="Learning rate" name="learning_rate" inputMode="decimal" placeholder="model default" error={errors["experimental_config.learning_rate"]} className="max-w-48" />

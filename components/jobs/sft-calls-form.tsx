@@ -8,9 +8,9 @@ import { useCalls, useLaunchSft, type RecordedCall } from "@/components/jobs/que
 import { readSftConfig, SftConfigFields } from "@/components/jobs/sft-config-fields";
 import type { TrainedModel } from "@/components/models/queries";
 import { Alert } from "@/components/ui/alert";
-import { Button } from "@/components/ui/button";
 import { DialogActions } from "@/components/ui/dialog";
 import { SelectField } from "@/components/ui/field";
+import { LoadMoreFooter } from "@/components/ui/load-more-footer";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TableSkeleton } from "@/components/ui/skeleton";
@@ -107,13 +107,7 @@ export function SftCallsForm({ model }: { model: TrainedModel }) {
             </tbody>
           </table>
         )}
-        {calls.hasNextPage && (
-          <div className="border-t border-zinc-100 p-2 text-center">
-            <Button variant="secondary" size="sm" onClick={() => void calls.fetchNextPage()} disabled={calls.isFetchingNextPage}>
-              {calls.isFetchingNextPage ? "Loading…" : "Load more"}
-            </Button>
-          </div>
-        )}
+        <LoadMoreFooter pages={calls} compact />
       </div>
       {errors.calls && <p className="-mt-2 text-xs text-red-600">{errors.calls}</p>}
       <SftConfigFields errors={errors} />

@@ -5,7 +5,7 @@ import { DeleteCheckpointsDialog } from "@/components/models/delete-checkpoints-
 import { MetricValues } from "@/components/models/metric-values";
 import { inferenceName, OpenInPlayground } from "@/components/models/playground-link";
 import { useCheckpoints, type Checkpoint, type TrainedModel } from "@/components/models/queries";
-import { Button } from "@/components/ui/button";
+import { LoadMoreFooter } from "@/components/ui/load-more-footer";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -72,13 +72,7 @@ export function CheckpointsPanel({ model }: { model: TrainedModel }) {
               )}
             </tbody>
           </Table>
-          {checkpoints.hasNextPage && (
-            <div className="border-t border-zinc-100 p-3 text-center">
-              <Button variant="secondary" size="sm" onClick={() => void checkpoints.fetchNextPage()} disabled={checkpoints.isFetchingNextPage}>
-                {checkpoints.isFetchingNextPage ? "Loading…" : "Load more"}
-              </Button>
-            </div>
-          )}
+          <LoadMoreFooter pages={checkpoints} />
         </>
       )}
     </Panel>

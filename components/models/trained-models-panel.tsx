@@ -8,7 +8,7 @@ import { CreateModelDialog } from "@/components/models/create-model-dialog";
 import { createModelSnippet, Snippet } from "@/components/models/create-model-snippet";
 import { inferenceName, OpenInPlayground } from "@/components/models/playground-link";
 import { useTrainedModels, type TrainedModel } from "@/components/models/queries";
-import { Button } from "@/components/ui/button";
+import { LoadMoreFooter } from "@/components/ui/load-more-footer";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -77,13 +77,7 @@ export function TrainedModelsPanel({ origin }: { origin: string }) {
               ))}
             </tbody>
           </Table>
-          {models.hasNextPage && (
-            <div className="border-t border-zinc-100 p-3 text-center">
-              <Button variant="secondary" size="sm" onClick={() => void models.fetchNextPage()} disabled={models.isFetchingNextPage}>
-                {models.isFetchingNextPage ? "Loading…" : "Load more"}
-              </Button>
-            </div>
-          )}
+          <LoadMoreFooter pages={models} />
         </>
       )}
     </Panel>

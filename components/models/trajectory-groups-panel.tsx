@@ -6,8 +6,8 @@ import { logGroupsSnippet, Snippet } from "@/components/models/create-model-snip
 import { metricSplits } from "@/components/models/metric-series";
 import { useModelMetrics, useTrajectoryGroups, type GroupFilter, type TrajectoryGroup } from "@/components/models/queries";
 import { TrajectoryTranscript } from "@/components/models/trajectory-transcript";
-import { Button } from "@/components/ui/button";
 import { INPUT_CLASS } from "@/components/ui/field";
+import { LoadMoreFooter } from "@/components/ui/load-more-footer";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -82,13 +82,7 @@ export function TrajectoryGroupsPanel({ modelId, origin }: { modelId: string; or
               <GroupRow key={group.id} group={group} />
             ))}
           </ul>
-          {groups.hasNextPage && (
-            <div className="border-t border-zinc-100 p-3 text-center">
-              <Button variant="secondary" size="sm" onClick={() => void groups.fetchNextPage()} disabled={groups.isFetchingNextPage}>
-                {groups.isFetchingNextPage ? "Loading…" : "Load more"}
-              </Button>
-            </div>
-          )}
+          <LoadMoreFooter pages={groups} />
         </>
       )}
     </Panel>
