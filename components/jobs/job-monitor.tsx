@@ -1,6 +1,6 @@
 "use client";
 
-import { ChevronLeft, Columns2, MessageSquare } from "lucide-react";
+import { Columns2, MessageSquare } from "lucide-react";
 import Link from "next/link";
 import { useMemo } from "react";
 import { CancelJobDialog } from "@/components/jobs/cancel-job-dialog";
@@ -14,24 +14,15 @@ import { inferenceName, playgroundHref } from "@/components/models/playground-li
 import { useTrainedModel } from "@/components/models/queries";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { DetailHeader, DetailLoadError, DetailSkeleton, Fact } from "@/components/ui/detail-page";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Skeleton } from "@/components/ui/skeleton";
-import { ApiError } from "@/lib/client/api-fetch";
 import { chartedMetrics, gradientSteps, shortJobId } from "@/lib/client/job-progress";
 
 // /jobs/{id}: a job's status and progress, live charts of its gradient steps, its config and
 // input, the event log, Cancel while it runs, and its checkpoint in the playground once done.
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-medium text-zinc-500">{label}</dt>
-      <dd className="mt-0.5 text-sm text-zinc-900">{children}</dd>
-    </div>
-  );
-}
 
 /** The new checkpoint in the playground, alone or side by side with the base model. */
 function CheckpointLinks({ job }: { job: Job }) {
@@ -63,45 +54,35 @@ export function JobMonitor({ jobId }: { jobId: string }) {
   const points = useMemo(() => gradientSteps(feed.events), [feed.events]);
   const metrics = chartedMetrics(points);
 
-  if (job.isPending) {
-    return (
-      <div role="status" aria-label="Loading job" className="space-y-4">
-        <Skeleton className="h-7 w-72" />
-        <Skeleton className="h-20 w-full" />
-        <Skeleton className="h-64 w-full" />
-      </div>
-    );
-  }
+  if (job.isPending) return <DetailSkeleton label="Loading job" />;
   if (job.isError) {
-    const missing = job.error instanceof ApiError && (job.error.status === 404 || job.error.status === 422);
-    return missing ? (
-      <Alert title="Job not found" action={<Link href="/jobs" className="text-sm font-medium text-red-800 underline">All jobs</Link>}>
-        It belongs to a model that was deleted, or to a team you are not in.
-      </Alert>
-    ) : (
-      <QueryError what="the job" error={job.error} retry={() => void job.refetch()} />
+    return (
+      <DetailLoadError
+        what="the job"
+        error={job.error}
+        retry={() => void job.refetch()}
+        notFound={{ title: "Job not found", reason: "It belongs to a model that was deleted, or to a team you are not in.", href: "/jobs", link: "All jobs" }}
+      />
     );
   }
   const data = job.data;
   return (
     <div className="space-y-5">
-      <div>
-        <Link href="/jobs" className="inline-flex items-center gap-1 text-xs font-medium text-zinc-500 hover:text-zinc-800">
-          <ChevronLeft className="size-3.5" aria-hidden /> Jobs
-        </Link>
-        <div className="mt-1 flex flex-wrap items-start justify-between gap-4">
-          <div className="flex min-w-0 items-center gap-3">
-            <h1 className="text-xl font-semibold tracking-tight text-zinc-900">
-              {data.kind.toUpperCase()} job <span className="font-mono text-base font-normal text-zinc-500">{shortJobId(data.id)}</span>
-            </h1>
-            <JobStatusBadge status={data.status} />
-          </div>
-          <div className="flex shrink-0 items-center gap-2">
+      <DetailHeader
+        back={{ href: "/jobs", label: "Jobs" }}
+        title={
+          <>
+            {data.kind.toUpperCase()} job <span className="font-mono text-base font-normal text-zinc-500">{shortJobId(data.id)}</span>
+          </>
+        }
+        badge={<JobStatusBadge status={data.status} />}
+        actions={
+          <>
             {isLive(data.status) && <CancelJobDialog job={data} />}
             <CheckpointLinks job={data} />
-          </div>
-        </div>
-      </div>
+          </>
+        }
+      />
 
       <section className="rounded-xl border border-zinc-200 bg-white px-4 py-4 shadow-xs">
         <JobProgress job={data} points={points} />

@@ -1,50 +1,42 @@
 "use client";
 
-import { ChevronLeft } from "lucide-react";
-import Link from "next/link";
 import { DeleteModelDialog } from "@/components/models/delete-model-dialog";
 import { TrainModelAction } from "@/components/models/model-jobs-slot";
 import { inferenceName, OpenInPlayground } from "@/components/models/playground-link";
 import type { TrainedModel } from "@/components/models/queries";
 import { CopyButton } from "@/components/ui/copy-button";
+import { DetailHeader, Fact } from "@/components/ui/detail-page";
 import { RelativeTime } from "@/components/ui/relative-time";
-
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
-  return (
-    <div>
-      <dt className="text-xs font-medium text-zinc-500">{label}</dt>
-      <dd className="mt-0.5 text-sm text-zinc-900">{children}</dd>
-    </div>
-  );
-}
 
 /** Name, base model, steps, and what one does with a model: chat with it, train it, delete it. */
 export function ModelHeader({ model }: { model: TrainedModel }) {
   const name = inferenceName(model);
   return (
     <div className="mb-6">
-      <Link href="/models" className="inline-flex items-center gap-1 text-xs font-medium text-zinc-500 hover:text-zinc-800">
-        <ChevronLeft className="size-3.5" aria-hidden /> Models
-      </Link>
-      <div className="mt-1 flex flex-wrap items-start justify-between gap-4">
-        <div className="min-w-0">
-          <h1 className="text-xl font-semibold tracking-tight text-zinc-900">
+      <DetailHeader
+        back={{ href: "/models", label: "Models" }}
+        title={
+          <>
             <span className="font-normal text-zinc-400">
               {model.entity}/{model.project}/
             </span>
             {model.name}
-          </h1>
+          </>
+        }
+        subtitle={
           <div className="mt-1 flex items-center gap-2">
             <code className="font-mono text-xs text-zinc-500">{name}</code>
             <CopyButton value={name} label="Copy name" className="!px-1.5 !py-0.5 !text-[11px]" />
           </div>
-        </div>
-        <div className="flex shrink-0 items-center gap-2">
-          <TrainModelAction model={model} />
-          <OpenInPlayground model={name} />
-          <DeleteModelDialog model={model} />
-        </div>
-      </div>
+        }
+        actions={
+          <>
+            <TrainModelAction model={model} />
+            <OpenInPlayground model={name} />
+            <DeleteModelDialog model={model} />
+          </>
+        }
+      />
       <dl className="mt-4 grid grid-cols-2 gap-4 rounded-xl border border-zinc-200 bg-white px-4 py-3 shadow-xs sm:grid-cols-4">
         <Fact label="Base model">
           <span className="font-mono text-[13px]">{model.base_model}</span>
