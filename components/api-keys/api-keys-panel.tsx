@@ -8,7 +8,7 @@ import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TableSkeleton } from "@/components/ui/skeleton";
-import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, Td, Th, ThActions, THead, Tr } from "@/components/ui/table";
 import { CreateApiKeyDialog } from "@/components/api-keys/create-api-key-dialog";
 import { RevokeApiKeyDialog } from "@/components/api-keys/revoke-api-key-dialog";
 import { useApiKeys, type ApiKey } from "@/components/identity/queries";
@@ -98,16 +98,12 @@ export function ApiKeysPanel({ origin }: { origin: string }) {
           <>
             <Table label="API keys">
               <THead>
-                <tr>
-                  <Th>Name</Th>
-                  <Th>Key</Th>
-                  <Th>Scope</Th>
-                  <Th>Created</Th>
-                  <Th>Last used</Th>
-                  <Th className="text-right">
-                    <span className="sr-only">Actions</span>
-                  </Th>
-                </tr>
+                <Th>Name</Th>
+                <Th>Key</Th>
+                <Th>Scope</Th>
+                <Th>Created</Th>
+                <Th>Last used</Th>
+                <ThActions />
               </THead>
               <tbody>
                 {keys.data.map((key) => (

@@ -19,11 +19,9 @@ export function JobEventsTable({ events }: { events: JobEvent[] }) {
     <div className="max-h-96 overflow-y-auto">
       <Table label="Events">
         <THead>
-          <tr>
-            <Th className="w-28">Time</Th>
-            <Th className="w-40">Event</Th>
-            <Th>Data</Th>
-          </tr>
+          <Th className="w-28">Time</Th>
+          <Th className="w-40">Event</Th>
+          <Th>Data</Th>
         </THead>
         <tbody>
           {events.map((event) => (

@@ -35,15 +35,13 @@ export function JobsTable({ filter, empty, showModel = true }: { filter: JobFilt
     <>
       <Table label="Training jobs">
         <THead>
-          <tr>
-            <Th>Job</Th>
-            <Th>Status</Th>
-            {showModel && <Th>Model</Th>}
-            <Th>Kind</Th>
-            <Th>Created</Th>
-            <Th className="text-right">Duration</Th>
-            <Th className="text-right">Steps</Th>
-          </tr>
+          <Th>Job</Th>
+          <Th>Status</Th>
+          {showModel && <Th>Model</Th>}
+          <Th>Kind</Th>
+          <Th>Created</Th>
+          <Th className="text-right">Duration</Th>
+          <Th className="text-right">Steps</Th>
         </THead>
         <tbody>
           {jobs.data.map((job) => (

@@ -5,7 +5,7 @@ import { Badge } from "@/components/ui/badge";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { TableSkeleton } from "@/components/ui/skeleton";
-import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, Td, Th, ThActions, THead, Tr } from "@/components/ui/table";
 import { OpenInPlayground } from "@/components/models/playground-link";
 
 /** The base models this instance serves (GET /v1/models), marked trainable or serve-only. */
@@ -21,14 +21,10 @@ export function BaseModelsPanel() {
       ) : (
         <Table label="Base models">
           <THead>
-            <tr>
-              <Th>Name</Th>
-              <Th>Training</Th>
-              <Th>Description</Th>
-              <Th className="text-right">
-                <span className="sr-only">Actions</span>
-              </Th>
-            </tr>
+            <Th>Name</Th>
+            <Th>Training</Th>
+            <Th>Description</Th>
+            <ThActions />
           </THead>
           <tbody>
             {base.map((m) => (

@@ -10,7 +10,7 @@ import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TableSkeleton } from "@/components/ui/skeleton";
-import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, Td, Th, ThActions, THead, Tr } from "@/components/ui/table";
 
 /** The model's checkpoints, newest first ("load more"), each servable by name; step 0 (the base
  *  model) closes the list. Select some to delete them. */
@@ -38,17 +38,13 @@ export function CheckpointsPanel({ model }: { model: TrainedModel }) {
         <>
           <Table label="Checkpoints">
             <THead>
-              <tr>
-                <Th className="w-8">
-                  <span className="sr-only">Select</span>
-                </Th>
-                <Th>Step</Th>
-                <Th>Metrics</Th>
-                <Th>Created</Th>
-                <Th className="text-right">
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
+              <Th className="w-8">
+                <span className="sr-only">Select</span>
+              </Th>
+              <Th>Step</Th>
+              <Th>Metrics</Th>
+              <Th>Created</Th>
+              <ThActions />
             </THead>
             <tbody>
               {checkpoints.data.map((checkpoint) => (

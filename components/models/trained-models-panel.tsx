@@ -13,7 +13,7 @@ import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TableSkeleton } from "@/components/ui/skeleton";
-import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, Td, Th, ThActions, THead, Tr } from "@/components/ui/table";
 
 /** The workspace's trained models (its project, or every project of its team), newest first. */
 export function TrainedModelsPanel({ origin }: { origin: string }) {
@@ -61,15 +61,11 @@ export function TrainedModelsPanel({ origin }: { origin: string }) {
         <>
           <Table label="Trained models">
             <THead>
-              <tr>
-                <Th>Model</Th>
-                <Th>Base model</Th>
-                <Th className="text-right">Step</Th>
-                <Th>Created</Th>
-                <Th className="text-right">
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
+              <Th>Model</Th>
+              <Th>Base model</Th>
+              <Th className="text-right">Step</Th>
+              <Th>Created</Th>
+              <ThActions />
             </THead>
             <tbody>
               {models.data.map((model) => (

@@ -6,7 +6,7 @@ import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TableSkeleton } from "@/components/ui/skeleton";
-import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { Table, Td, Th, ThActions, THead, Tr } from "@/components/ui/table";
 import { ROLE_LABEL, RoleBadge } from "@/components/identity/role-badge";
 import { useMembers, useUpdateMemberRole, type Member, type Role, type Team } from "@/components/identity/queries";
 import { AddMemberDialog } from "@/components/teams/add-member-dialog";
@@ -92,14 +92,10 @@ export function MembersPanel({ team, currentUser }: { team: Team; currentUser: s
         <>
           <Table label={`Members of ${team.name}`}>
             <THead>
-              <tr>
-                <Th>Member</Th>
-                <Th>Role</Th>
-                <Th>Joined</Th>
-                <Th className="text-right">
-                  <span className="sr-only">Actions</span>
-                </Th>
-              </tr>
+              <Th>Member</Th>
+              <Th>Role</Th>
+              <Th>Joined</Th>
+              <ThActions />
             </THead>
             <tbody>
               {members.data.map((member) => (

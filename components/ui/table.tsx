@@ -12,12 +12,26 @@ export function Table({ children, label }: { children: ReactNode; label: string 
   );
 }
 
+/** The header row: its `Th` cells. */
 export function THead({ children }: { children: ReactNode }) {
-  return <thead className="border-b border-zinc-100 bg-zinc-50/60 text-xs text-zinc-500">{children}</thead>;
+  return (
+    <thead className="border-b border-zinc-100 bg-zinc-50/60 text-xs text-zinc-500">
+      <tr>{children}</tr>
+    </thead>
+  );
 }
 
 export function Th({ className = "", ...props }: ThHTMLAttributes<HTMLTableCellElement>) {
   return <th scope="col" className={`px-4 py-2 font-medium ${className}`} {...props} />;
+}
+
+/** The header of a last column of row actions: named for screen readers only. */
+export function ThActions() {
+  return (
+    <Th className="text-right">
+      <span className="sr-only">Actions</span>
+    </Th>
+  );
 }
 
 export function Tr({ className = "", ...props }: HTMLAttributes<HTMLTableRowElement>) {

@@ -204,15 +204,13 @@ export function UsageView() {
               ) : (
                 <Table label="Usage by project and model">
                   <THead>
-                    <tr>
-                      <Th>Project</Th>
-                      <Th>Model</Th>
-                      <Th className="text-right">Requests</Th>
-                      <Th className="text-right">Errors</Th>
-                      <Th className="text-right">Prompt tokens</Th>
-                      <Th className="text-right">Completion tokens</Th>
-                      <Th className="text-right">Total tokens</Th>
-                    </tr>
+                    <Th>Project</Th>
+                    <Th>Model</Th>
+                    <Th className="text-right">Requests</Th>
+                    <Th className="text-right">Errors</Th>
+                    <Th className="text-right">Prompt tokens</Th>
+                    <Th className="text-right">Completion tokens</Th>
+                    <Th className="text-right">Total tokens</Th>
                   </THead>
                   <tbody>
                     {series.byProjectModel.map((row) => (
