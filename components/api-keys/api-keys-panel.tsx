@@ -3,6 +3,8 @@
 import { KeyRound } from "lucide-react";
 import { useState } from "react";
 import { Badge } from "@/components/ui/badge";
+import { EmptyState } from "@/components/ui/empty-state";
+import { CheckboxLabel } from "@/components/ui/field";
 import { LoadMoreFooter } from "@/components/ui/load-more-footer";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
@@ -45,18 +47,9 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
 
 function EmptyKeys({ origin }: { origin: string }) {
   return (
-    <div className="flex flex-col items-center px-6 py-12 text-center">
-      <span className="flex size-10 items-center justify-center rounded-lg bg-zinc-100 text-zinc-500">
-        <KeyRound className="size-5" aria-hidden />
-      </span>
-      <h3 className="mt-3 text-sm font-semibold text-zinc-900">No API keys yet</h3>
-      <p className="mt-1 max-w-sm text-sm text-zinc-500">
-        Create a key for each program or person that calls {origin}/v1: it acts with your role in your teams.
-      </p>
-      <div className="mt-4">
-        <CreateApiKeyDialog origin={origin} />
-      </div>
-    </div>
+    <EmptyState icon={KeyRound} title="No API keys yet" action={<CreateApiKeyDialog origin={origin} />}>
+      Create a key for each program or person that calls {origin}/v1: it acts with your role in your teams.
+    </EmptyState>
   );
 }
 
@@ -76,17 +69,7 @@ export function ApiKeysPanel({ origin }: { origin: string }) {
       </div>
       <Panel
         title="Your API keys"
-        actions={
-          <label className="flex cursor-pointer items-center gap-2 text-xs text-zinc-600">
-            <input
-              type="checkbox"
-              className="size-3.5 rounded border-zinc-300 accent-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600"
-              checked={includeRevoked}
-              onChange={(event) => setIncludeRevoked(event.target.checked)}
-            />
-            Show revoked
-          </label>
-        }
+        actions={<CheckboxLabel label="Show revoked" checked={includeRevoked} onChange={setIncludeRevoked} />}
       >
         {keys.isPending ? (
           <TableSkeleton label="Loading API keys" />

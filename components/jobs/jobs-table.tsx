@@ -7,6 +7,7 @@ import { JobStatusBadge } from "@/components/jobs/job-status-badge";
 import { ModelName } from "@/components/jobs/model-name";
 import { useJobs, useRefreshOnFinish, type Job, type JobFilter } from "@/components/jobs/queries";
 import { LoadMoreFooter } from "@/components/ui/load-more-footer";
+import { EmptyState } from "@/components/ui/empty-state";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TableSkeleton } from "@/components/ui/skeleton";
@@ -20,16 +21,7 @@ export function JobsTable({ filter, empty, showModel = true }: { filter: JobFilt
   useRefreshOnFinish(jobs.data);
   if (jobs.isPending) return <TableSkeleton label="Loading jobs" />;
   if (jobs.isError) return <QueryError what="training jobs" error={jobs.error} retry={() => void jobs.refetch()} />;
-  if (jobs.data.length === 0) {
-    return (
-      <div className="flex flex-col items-center px-6 py-10 text-center">
-        <span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-600 ring-1 ring-brand-100">
-          <ListChecks className="size-5" aria-hidden />
-        </span>
-        <div className="mt-3 max-w-md text-sm text-zinc-500">{empty}</div>
-      </div>
-    );
-  }
+  if (jobs.data.length === 0) return <EmptyState icon={ListChecks}>{empty}</EmptyState>;
   const now = Date.now();
   return (
     <>

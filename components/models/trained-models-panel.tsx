@@ -9,6 +9,8 @@ import { createModelSnippet, Snippet } from "@/components/models/create-model-sn
 import { inferenceName, OpenInPlayground } from "@/components/models/playground-link";
 import { useTrainedModels, type TrainedModel } from "@/components/models/queries";
 import { LoadMoreFooter } from "@/components/ui/load-more-footer";
+import { EmptyState } from "@/components/ui/empty-state";
+import { CheckboxLabel } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -27,36 +29,21 @@ export function TrainedModelsPanel({ origin }: { origin: string }) {
     <Panel
       title={`Trained models in ${where}`}
       description="Each has checkpoints by step; step 0 is its base model."
-      actions={
-        <label className="flex cursor-pointer items-center gap-2 text-xs text-zinc-600">
-          <input
-            type="checkbox"
-            className="size-3.5 rounded border-zinc-300 accent-brand-600"
-            checked={allProjects}
-            onChange={(event) => setAllProjects(event.target.checked)}
-          />
-          All projects of the team
-        </label>
-      }
+      actions={<CheckboxLabel label="All projects of the team" checked={allProjects} onChange={setAllProjects} />}
     >
       {models.isPending ? (
         <TableSkeleton label="Loading trained models" />
       ) : models.isError ? (
         <QueryError what="trained models" error={models.error} retry={() => void models.refetch()} />
       ) : models.data.length === 0 ? (
-        <div className="flex flex-col items-center px-6 py-10 text-center">
-          <span className="flex size-10 items-center justify-center rounded-lg bg-brand-50 text-brand-600 ring-1 ring-brand-100">
-            <Boxes className="size-5" aria-hidden />
-          </span>
-          <h3 className="mt-3 text-sm font-semibold text-zinc-900">No trained models in {where} yet</h3>
-          <p className="mt-1 max-w-md text-sm text-zinc-500">
-            Create a model on a trainable base model, then log trajectory groups or train it. Each finished job adds a checkpoint you can chat with at once.
-          </p>
-          <div className="mt-4">
-            <CreateModelDialog />
-          </div>
-          {workspace && <Snippet label="Create a model from code" code={createModelSnippet(origin, workspace.team, workspace.project)} />}
-        </div>
+        <EmptyState
+          icon={Boxes}
+          title={`No trained models in ${where} yet`}
+          action={<CreateModelDialog />}
+          footer={workspace && <Snippet label="Create a model from code" code={createModelSnippet(origin, workspace.team, workspace.project)} />}
+        >
+          Create a model on a trainable base model, then log trajectory groups or train it. Each finished job adds a checkpoint you can chat with at once.
+        </EmptyState>
       ) : (
         <>
           <Table label="Trained models">

@@ -68,3 +68,18 @@ export function SelectField({ label, hint, error, className = "", children, ...p
     </FieldFrame>
   );
 }
+
+/** A small labelled checkbox, e.g. a list's filter in a panel header. */
+export function CheckboxLabel({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+  return (
+    <label className="flex cursor-pointer items-center gap-2 text-xs text-zinc-600">
+      <input
+        type="checkbox"
+        className="size-3.5 rounded border-zinc-300 accent-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600"
+        checked={checked}
+        onChange={(event) => onChange(event.target.checked)}
+      />
+      {label}
+    </label>
+  );
+}
