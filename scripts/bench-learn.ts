@@ -1,0 +1,133 @@
+// npm run bench:learn — does training learn? Against a real Anneal server (npm start's entry in a
+// child process: its own data directory and port), through the HTTP API only, as an ART user:
+//  - RL: per seed, a fresh model from anneal/tiny-chat, held-out reward before, N RL jobs
+//    (rollouts with logprobs → trajectory groups → job → events → new step), held-out reward after;
+//  - SFT: a new reply format (<answer>…</answer>) from an uploaded JSONL: held-out loss of the
+//    reference replies and the share of replies in the format, before and after.
+// Exits 1 when an improvement is not beyond noise. Settings: BENCH_LEARN_* (below). With
+// BENCH_LEARN_URL and BENCH_LEARN_API_KEY it uses that server instead of starting one.
+import { randomBytes } from "node:crypto";
+import os from "node:os";
+import path from "node:path";
+import { Anneal } from "../examples/lib/anneal";
+import type { TaskFamily } from "../lib/engine/corpus/example";
+import { runRlSeed, type RlSeedResult, type RlSettings } from "./lib/bench-learn-rl";
+import { startBenchServer, type BenchServer } from "./lib/bench-learn-server";
+import { runSft, type SftResult, type SftSettings } from "./lib/bench-learn-sft";
+import { pairedChange, spread } from "./lib/bench-learn-stats";
+import { textTable } from "./lib/text-table";
+
+const root = path.resolve(import.meta.dirname, "..");
+const env = process.env;
+const num = (name: string, fallback: number) => (env[name] ? Number(env[name]) : fallback);
+const families = (name: string, fallback: string) => (env[name] ?? fallback).split(",") as TaskFamily[];
+
+const SEEDS = Array.from({ length: num("BENCH_LEARN_SEEDS", 3) }, (_, i) => i + 1);
+const PARTS = new Set((env.BENCH_LEARN_PARTS ?? "rl,sft").split(","));
+const RL: RlSettings = {
+  families: families("BENCH_LEARN_RL_FAMILIES", "arithmetic"),
+  reward: (env.BENCH_LEARN_RL_REWARD ?? "even") as RlSettings["reward"],
+  jobs: num("BENCH_LEARN_RL_JOBS", 10),
+  groupsPerJob: num("BENCH_LEARN_RL_GROUPS", 8),
+  groupSize: num("BENCH_LEARN_RL_GROUP_SIZE", 8),
+  config: { learning_rate: num("BENCH_LEARN_RL_LR", 1e-3) },
+  maxTokens: 24,
+  heldoutPrompts: 64,
+  heldoutSamples: 4,
+  pollMs: 200,
+};
+const SFT: SftSettings = {
+  families: families("BENCH_LEARN_SFT_FAMILIES", "arithmetic,strings,counting,json"),
+  examples: num("BENCH_LEARN_SFT_EXAMPLES", 240),
+  heldoutPrompts: 64,
+  config: { batch_size: num("BENCH_LEARN_SFT_BATCH", 8), learning_rate: num("BENCH_LEARN_SFT_LR", 3e-3) },
+  maxTokens: 32,
+  pollMs: 200,
+};
+/** An RL seed passes when its held-out reward rose by more than this many standard errors. */
+const Z_REQUIRED = 2;
+
+const fmt = (x: number, digits = 3) => x.toFixed(digits);
+const secs = (s: number) => `${s.toFixed(0)} s`;
+
+function rlTables(results: RlSeedResult[]): boolean {
+  const rows = results.map((r) => ({ r, change: pairedChange(r.before.perTask, r.after.perTask) }));
+  console.log(textTable(
+    `RL: held-out mean reward (${RL.heldoutPrompts} prompts × ${RL.heldoutSamples} samples at temperature 1; greedy: share of prompts solved), before → after ${RL.jobs} jobs`,
+    rows.map(({ r, change }) => ({
+      seed: String(r.seed),
+      "reward before": fmt(r.before.sampled),
+      "reward after": fmt(r.after.sampled),
+      change: `${change.mean >= 0 ? "+" : ""}${fmt(change.mean)} ± ${fmt(change.standardError)} (z ${change.z.toFixed(1)})`,
+      "greedy before": fmt(r.before.greedy),
+      "greedy after": fmt(r.after.greedy),
+      "rollout reward job 1 → last": `${fmt(r.jobs[0].trainReward)} → ${fmt(r.jobs.at(-1)!.trainReward)}`,
+      time: secs(r.seconds),
+    })),
+  ));
+  const before = spread(results.map((r) => r.before.sampled));
+  const after = spread(results.map((r) => r.after.sampled));
+  const gain = spread(rows.map((x) => x.change.mean));
+  const greedyGain = spread(results.map((r) => r.after.greedy - r.before.greedy));
+  console.log(`\nover ${results.length} seeds (mean ± sample std): reward ${fmt(before.mean)} ± ${fmt(before.std)} → ${fmt(after.mean)} ± ${fmt(after.std)}, ` +
+    `change ${fmt(gain.mean)} ± ${fmt(gain.std)}; greedy change ${fmt(greedyGain.mean)} ± ${fmt(greedyGain.std)}`);
+  const ok = rows.every(({ change }) => change.z >= Z_REQUIRED);
+  console.log(`RL ${ok ? "PASS" : "FAIL"}: every seed's held-out reward ${ok ? "rose" : "must rise"} by at least ${Z_REQUIRED} standard errors of the paired per-prompt change`);
+  return ok;
+}
+
+function sftTable(r: SftResult): boolean {
+  console.log(textTable(
+    `SFT: <answer>…</answer> format, ${r.examples} examples, ${r.gradientSteps} gradient steps (batch ${SFT.config.batch_size}, lr ${SFT.config.learning_rate}); ${SFT.heldoutPrompts} held-out prompts`,
+    [
+      { "": "before", "held-out loss": fmt(r.before.loss), "greedy replies in format": fmt(r.before.formatShare), "correct answers": fmt(r.before.correctShare) },
+      { "": "after", "held-out loss": fmt(r.after.loss), "greedy replies in format": fmt(r.after.formatShare), "correct answers": fmt(r.after.correctShare) },
+    ],
+  ));
+  const ok = r.after.loss < r.before.loss / 2 && r.after.formatShare >= 0.9 && r.before.formatShare <= 0.1;
+  console.log(`SFT ${ok ? "PASS" : "FAIL"}: held-out loss at most half of before and ≥ 90% of replies in the format (from ≤ 10%)`);
+  return ok;
+}
+
+async function main() {
+  const runId = randomBytes(3).toString("hex");
+  const t0 = performance.now();
+  let server: BenchServer | null = null;
+  let anneal: Anneal;
+  if (env.BENCH_LEARN_URL && env.BENCH_LEARN_API_KEY) {
+    anneal = new Anneal(env.BENCH_LEARN_URL, env.BENCH_LEARN_API_KEY);
+    console.log(`server: ${env.BENCH_LEARN_URL} (given)`);
+  } else {
+    server = await startBenchServer(root);
+    anneal = new Anneal(server.url, server.apiKey);
+    console.log(`server: ${server.url}, data in ${server.dataDir}, healthy after ${secs(server.startSeconds)}`);
+  }
+  console.log(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")} on ${os.cpus().length} CPUs`);
+  const log = (line: string) => console.log(`  ${line}`);
+  let ok = true;
+  try {
+    let rl: RlSeedResult[] = [];
+    let sft: SftResult | null = null;
+    if (PARTS.has("rl")) {
+      console.log(`\nRL: families ${RL.families.join(",")}, reward "${RL.reward}"; per seed ${RL.jobs} jobs of ${RL.groupsPerJob} groups × ${RL.groupSize} completions ` +
+        `(temperature 1, max ${RL.maxTokens} tokens; reward 0 unless the turn ended), experimental_config ${JSON.stringify(RL.config)}`);
+      for (const seed of SEEDS) rl.push(await runRlSeed(anneal, seed, RL, runId, log));
+    }
+    if (PARTS.has("sft")) {
+      console.log(`\nSFT: families ${SFT.families.join(",")}; config ${JSON.stringify(SFT.config)}`);
+      sft = await runSft(anneal, SFT, runId, log);
+    }
+    if (rl.length) ok = rlTables(rl) && ok;
+    if (sft) ok = sftTable(sft) && ok;
+    console.log(`\ntotal ${secs((performance.now() - t0) / 1000)}; load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}`);
+    console.log(JSON.stringify({ benchmark: "learn", rl: { settings: RL, results: rl.map(({ before, after, ...r }) => ({ ...r, before: { sampled: before.sampled, greedy: before.greedy }, after: { sampled: after.sampled, greedy: after.greedy } })) }, sft: { settings: SFT, result: sft } }));
+  } finally {
+    await server?.stop();
+  }
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(2);
+});

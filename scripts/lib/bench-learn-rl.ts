@@ -1,0 +1,90 @@
+// bench:learn, RL part: per seed, a fresh model from tiny-chat, held-out reward before, a series
+// of RL jobs (rollouts → trajectory groups → job → ART's event loop → the new step), held-out
+// reward after. Everything goes through the HTTP API, as an ART user's code does.
+import { Anneal, inferenceName, type RlConfig, type TrajectoryGroup } from "../../examples/lib/anneal";
+import { mapLimit, mean, rewardPerTask, rolloutGroup } from "../../examples/lib/rollout";
+import { corpusTasks, type RewardKind, type Task } from "../../examples/lib/tasks";
+import type { TaskFamily } from "../../lib/engine/corpus/example";
+
+export interface RlSettings {
+  families: TaskFamily[];
+  reward: RewardKind;
+  jobs: number;
+  groupsPerJob: number;
+  groupSize: number;
+  config: RlConfig;
+  maxTokens: number;
+  heldoutPrompts: number;
+  /** Samples per held-out prompt at temperature 1 (the training temperature). */
+  heldoutSamples: number;
+  pollMs: number;
+}
+
+export interface Measurement {
+  /** Mean reward at temperature 1, and per held-out prompt (for paired comparisons). */
+  sampled: number;
+  perTask: number[];
+  /** Share of held-out prompts whose greedy reply is rewarded. */
+  greedy: number;
+}
+
+export interface RlJobLog {
+  step: number;
+  trainReward: number;
+  trainableGroups: number;
+  gradientSteps: number;
+  rolloutSeconds: number;
+  trainSeconds: number;
+}
+
+export interface RlSeedResult {
+  seed: number;
+  before: Measurement;
+  after: Measurement;
+  jobs: RlJobLog[];
+  seconds: number;
+}
+
+/** Held-out prompts (the corpus's held-out split, one fixed set for every seed). */
+export function heldoutTasks(s: RlSettings): Task[] {
+  return corpusTasks({ families: s.families, split: "heldout", seed: 11, count: s.heldoutPrompts, reward: s.reward });
+}
+
+export async function measure(anneal: Anneal, model: string, tasks: Task[], s: RlSettings): Promise<Measurement> {
+  // Fixed request seeds: before and after sample with the same random streams.
+  const perTask = await rewardPerTask(anneal, model, tasks, { temperature: 1, samples: s.heldoutSamples, maxTokens: s.maxTokens, seed: 1 });
+  const greedy = await rewardPerTask(anneal, model, tasks, { temperature: 0, samples: 1, maxTokens: s.maxTokens });
+  return { sampled: mean(perTask), perTask, greedy: mean(greedy) };
+}
+
+export async function runRlSeed(anneal: Anneal, seed: number, s: RlSettings, runId: string, log: (line: string) => void): Promise<RlSeedResult> {
+  const started = performance.now();
+  const model = await anneal.createModel({ project: "bench-learn", name: `rl-${runId}-seed${seed}`, baseModel: "anneal/tiny-chat" });
+  const heldout = heldoutTasks(s);
+  const before = await measure(anneal, inferenceName(model), heldout, s);
+  log(`seed ${seed}: before: sampled ${before.sampled.toFixed(3)}, greedy ${before.greedy.toFixed(3)} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+
+  const train = corpusTasks({ families: s.families, split: "train", seed: 1000 + seed, count: s.jobs * s.groupsPerJob, reward: s.reward });
+  const jobs: RlJobLog[] = [];
+  for (let j = 0; j < s.jobs; j++) {
+    const t0 = performance.now();
+    const name = inferenceName(model); // the latest step, as ART's get_inference_name()
+    const tasks = train.slice(j * s.groupsPerJob, (j + 1) * s.groupsPerJob);
+    const groups: TrajectoryGroup[] = await mapLimit(tasks, 4, (task, i) =>
+      rolloutGroup(anneal, name, task, s.groupSize, { temperature: 1, maxTokens: s.maxTokens, seed: seed * 1_000_003 + j * 1_009 + i * 17 }));
+    const t1 = performance.now();
+    const jobId = await anneal.submitRlJob(model.id, groups, s.config);
+    let gradientSteps = 0;
+    await anneal.waitForJob(jobId, { pollMs: s.pollMs, onEvent: (e) => void (e.type === "gradient_step" && gradientSteps++) });
+    const step = await anneal.latestStep(model.id);
+    const rewards = groups.flatMap((g) => g.trajectories.map((t) => t.reward));
+    const trainableGroups = groups.filter((g) => new Set(g.trajectories.map((t) => t.reward)).size > 1).length;
+    const entry = { step, trainReward: mean(rewards), trainableGroups, gradientSteps, rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (performance.now() - t1) / 1000 };
+    jobs.push(entry);
+    log(`seed ${seed}: job ${j + 1}/${s.jobs} → step ${step}: rollout reward ${entry.trainReward.toFixed(3)}, ${trainableGroups}/${groups.length} groups trainable, ` +
+      `${gradientSteps} gradient steps, rollouts ${entry.rolloutSeconds.toFixed(1)} s, job ${entry.trainSeconds.toFixed(1)} s`);
+  }
+  const after = await measure(anneal, inferenceName(model), heldout, s);
+  log(`seed ${seed}: after: sampled ${after.sampled.toFixed(3)}, greedy ${after.greedy.toFixed(3)}`);
+  return { seed, before, after, jobs, seconds: (performance.now() - started) / 1000 };
+}
