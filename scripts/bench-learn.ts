@@ -53,7 +53,7 @@ const secs = (s: number) => `${s.toFixed(0)} s`;
 function rlTables(results: RlSeedResult[]): boolean {
   const rows = results.map((r) => ({ r, change: pairedChange(r.before.perTask, r.after.perTask) }));
   console.log(textTable(
-    `RL: held-out mean reward (${RL.heldoutPrompts} prompts × ${RL.heldoutSamples} samples at temperature 1; greedy: share of prompts solved), before → after ${RL.jobs} jobs`,
+    `RL: held-out mean reward (${RL.heldoutPrompts} prompts × ${RL.heldoutSamples} samples at temperature 1; greedy: mean reward of the greedy reply), before → after ${RL.jobs} jobs`,
     rows.map(({ r, change }) => ({
       seed: String(r.seed),
       "reward before": fmt(r.before.sampled),
