@@ -1,3 +1,4 @@
+import { clearAccessCache } from "@/lib/auth/access-cache";
 import { getDb } from "@/lib/db/client";
 import { apiKeyPrefix, generateApiKey, hashApiKey } from "@/lib/auth/api-key-secret";
 import type { Principal } from "@/lib/auth/principal";
@@ -70,6 +71,7 @@ export async function revokeApiKey(principal: Principal, keyId: string) {
   const key = await db.apiKey.findFirst({ where: { id: keyId, userId: principal.user.id }, select: { id: true } });
   if (!key) throw notFound(`API key '${keyId}' not found.`);
   await db.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  clearAccessCache();
   return toApiKeyDto(await db.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: KEY_SELECT }));
 }
 
@@ -87,6 +89,7 @@ export async function ensureApiKey(userId: string, secret: string, name: string)
       throw conflict("ANNEAL_INIT_API_KEY shares its first 12 characters with another key; choose a different random secret.");
     }
     await db.apiKey.update({ where: { prefix }, data: { revokedAt: null } });
+    clearAccessCache();
     return "exists";
   }
   await db.apiKey.create({ data: { userId, name, prefix, hash: hashApiKey(secret) } });

@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { decode } from "next-auth/jwt";
 import { getDb } from "@/lib/db/client";
-import { apiKeyMatches, apiKeyPrefix } from "@/lib/auth/api-key-secret";
+import { memoAccess } from "@/lib/auth/access-cache";
+import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "@/lib/auth/api-key-secret";
 import { verifyPassword } from "@/lib/auth/password";
 import type { Principal } from "@/lib/auth/principal";
 import { getAuthSecret } from "@/lib/auth/secret";
@@ -14,15 +15,18 @@ const USER_SELECT = { id: true, username: true, email: true, isAdmin: true, pass
 const LAST_USED_WRITE_INTERVAL_MS = 60_000;
 
 export async function authenticateApiKey(key: string): Promise<Principal | null> {
-  const row = await getDb().apiKey.findUnique({
-    where: { prefix: apiKeyPrefix(key) },
-    select: { id: true, hash: true, teamId: true, revokedAt: true, lastUsedAt: true, user: { select: USER_SELECT } },
-  });
+  const row = await memoAccess(`key:${hashApiKey(key)}`, () =>
+    getDb().apiKey.findUnique({
+      where: { prefix: apiKeyPrefix(key) },
+      select: { id: true, hash: true, teamId: true, revokedAt: true, lastUsedAt: true, user: { select: USER_SELECT } },
+    }),
+  );
   if (!row || row.revokedAt || !apiKeyMatches(key, row.hash)) return null;
   if (!row.lastUsedAt || Date.now() - row.lastUsedAt.getTime() > LAST_USED_WRITE_INTERVAL_MS) {
     // Coarse on purpose: one write a minute per key, not one per request.
+    row.lastUsedAt = new Date();
     void getDb()
-      .apiKey.update({ where: { id: row.id }, data: { lastUsedAt: new Date() } })
+      .apiKey.update({ where: { id: row.id }, data: { lastUsedAt: row.lastUsedAt } })
       .catch(() => undefined);
   }
   const { passwordHash: _, ...user } = row.user;

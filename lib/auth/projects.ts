@@ -1,3 +1,4 @@
+import { memoAccess } from "@/lib/auth/access-cache";
 import { getDb } from "@/lib/db/client";
 import { notFound } from "@/lib/http/errors";
 import { splitProjectRef } from "@/lib/auth/names";
@@ -22,7 +23,8 @@ export async function resolveProject(
   const access = await resolveTeamAccess(principal, teamName, capability);
   const db = getDb();
   const where = { teamId_name: { teamId: access.team.id, name: projectName } };
-  const existing = await db.project.findUnique({ where, select: { id: true, name: true } });
+  // Projects are never renamed or deleted on their own, so a found one can be remembered.
+  const existing = await memoAccess(`project:${access.team.id}:${projectName}`, () => db.project.findUnique({ where, select: { id: true, name: true } }));
   if (existing) return { ...access, project: existing };
   if (!createIfMissing) throw notFound(`Project '${ref}' not found.`);
   // ON CONFLICT DO NOTHING: concurrent first writes to one project must all succeed (an upsert
@@ -36,7 +38,7 @@ export async function resolveProject(
 export async function defaultTeamName(principal: Principal): Promise<string> {
   const scope = principal.apiKey?.teamId;
   if (!scope) return principal.user.username;
-  return (await getDb().team.findUniqueOrThrow({ where: { id: scope }, select: { name: true } })).name;
+  return (await memoAccess(`team:${scope}`, () => getDb().team.findUniqueOrThrow({ where: { id: scope }, select: { name: true } }))).name;
 }
 
 /** A caller's default project: `<default team>/default`. */

@@ -1,3 +1,4 @@
+import { memoAccess } from "@/lib/auth/access-cache";
 import { getDb } from "@/lib/db/client";
 import type { Role } from "@/lib/db/generated/enums";
 import { forbidden, notFound } from "@/lib/http/errors";
@@ -18,10 +19,12 @@ export async function resolveTeamAccess(
   teamName: string,
   capability: Capability,
 ): Promise<TeamAccess> {
-  const membership = await getDb().membership.findFirst({
-    where: { userId: principal.user.id, team: { name: teamName } },
-    select: { role: true, team: { select: { id: true, name: true, personalFor: true } } },
-  });
+  const membership = await memoAccess(`member:${principal.user.id}:${teamName}`, () =>
+    getDb().membership.findFirst({
+      where: { userId: principal.user.id, team: { name: teamName } },
+      select: { role: true, team: { select: { id: true, name: true, personalFor: true } } },
+    }),
+  );
   const scope = principal.apiKey?.teamId;
   if (!membership || (scope && scope !== membership.team.id)) throw notFound(`Team '${teamName}' not found.`);
   if (!roleAllows(membership.role, capability)) throw forbidden();

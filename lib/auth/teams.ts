@@ -1,3 +1,4 @@
+import { clearAccessCache } from "@/lib/auth/access-cache";
 import { getDb } from "@/lib/db/client";
 import type { Role } from "@/lib/db/generated/enums";
 import type { Principal } from "@/lib/auth/principal";
@@ -120,7 +121,7 @@ async function changeMembership(
   }
   const losesAdmin = membership.role === "admin" && (change === "remove" || change.role !== "admin");
   const db = getDb();
-  return db.$transaction(async (tx) => {
+  const result = await db.$transaction(async (tx) => {
     if (losesAdmin) {
       const admins = await tx.membership.count({ where: { teamId: team.id, role: "admin" } });
       if (admins <= 1) throw badRequest(`'${teamName}' needs at least one admin: make someone else admin first.`);
@@ -133,6 +134,8 @@ async function changeMembership(
     const updated = await tx.membership.update({ where, data: { role: change.role }, select: MEMBER_SELECT });
     return toMemberDto(updated);
   });
+  clearAccessCache(); // the member loses (or changes) access now, not in 10 s
+  return result;
 }
 
 export const updateMemberRole = (principal: Principal, team: string, username: string, role: Role) =>
