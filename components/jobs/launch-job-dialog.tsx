@@ -1,7 +1,7 @@
 "use client";
 
 import { GraduationCap, Plus } from "lucide-react";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import { useWorkspace } from "@/components/identity/queries";
 import { RlGroupsForm } from "@/components/jobs/rl-groups-form";
 import { SftCallsForm } from "@/components/jobs/sft-calls-form";
@@ -72,6 +72,11 @@ export function TrainModelDialog({ model }: { model: TrainedModel }) {
 export function NewJobDialog() {
   const { data: workspace } = useWorkspace();
   const models = useTrainedModels(workspace ? { entity: workspace.team } : undefined);
+  // A picker needs every model, not the first page of the list.
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = models;
+  useEffect(() => {
+    if (hasNextPage && !isFetchingNextPage) void fetchNextPage();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
   const [modelId, setModelId] = useState("");
   const model = models.data?.find((m) => m.id === modelId);
   return (
