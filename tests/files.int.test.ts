@@ -119,8 +119,9 @@ describe("POST /v1/files", () => {
     resetEnvCache();
     try {
       const rowsBefore = await getDb().file.count();
-      const { status } = await uploadJsonl();
-      expect(status).toBe(500);
+      const { status, body } = await uploadJsonl();
+      expect(status).toBe(503);
+      expect(body.detail).toMatch(/could not be stored in the data directory \(E\w+\)/);
       expect(await getDb().file.count()).toBe(rowsBefore);
     } finally {
       process.env.ANNEAL_DATA_DIR = dataDir;

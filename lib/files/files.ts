@@ -1,4 +1,3 @@
-import { randomUUID } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
@@ -8,7 +7,8 @@ import { defaultTeamName } from "@/lib/auth/projects";
 import { listAccessibleTeams, resolveTeamAccess } from "@/lib/auth/team-access";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
-import { forbidden, notFound } from "@/lib/http/errors";
+import { uuid7 } from "@/lib/db/uuid7";
+import { AppError, forbidden, notFound } from "@/lib/http/errors";
 import { CURSOR_SELECT, isUuid, pageByCreation } from "@/lib/http/pagination";
 import type { CreateFileBody, FileDto, ListFilesQuery } from "@/lib/files/schemas";
 
@@ -77,23 +77,38 @@ export async function readFileForCaller(principal: Principal, fileId: string): P
 export async function createFile(principal: Principal, body: CreateFileBody): Promise<FileDto> {
   const { team } = await resolveTeamAccess(principal, body.team ?? (await defaultTeamName(principal)), "use");
   const dir = dataPaths().files;
-  await fs.promises.mkdir(dir, { recursive: true });
-  const id = randomUUID();
+  await fs.promises.mkdir(dir, { recursive: true }).catch((error: NodeJS.ErrnoException) => {
+    throw storageUnavailable(error);
+  });
+  const id = uuid7();
   const finalPath = path.join(dir, id);
   const tempPath = path.join(dir, `.${id}.upload`);
+  const removeBytes = async () => {
+    await fs.promises.rm(tempPath, { force: true });
+    await fs.promises.rm(finalPath, { force: true });
+  };
   try {
     await pipeline(Readable.fromWeb(body.file.stream() as never), fs.createWriteStream(tempPath, { flags: "wx" }));
     await fs.promises.rename(tempPath, finalPath);
+  } catch (error) {
+    await removeBytes();
+    throw storageUnavailable(error as NodeJS.ErrnoException);
+  }
+  try {
     const row = await getDb().file.create({
       data: { id, teamId: team.id, createdById: principal.user.id, filename: body.file.name, purpose: body.purpose, bytes: body.file.size, path: id },
       include: TEAM_NAME,
     });
     return toFileDto(row);
   } catch (error) {
-    await fs.promises.rm(tempPath, { force: true });
-    await fs.promises.rm(finalPath, { force: true });
+    await removeBytes(); // no bytes without their row
     throw error;
   }
+}
+
+/** The data directory refused a write (full disk, permissions...): the operator's problem, said so. */
+function storageUnavailable(error: NodeJS.ErrnoException): AppError {
+  return new AppError("unavailable", `The upload could not be stored in the data directory (${error.code ?? error.message}); ask the operator to check its disk space and permissions.`);
 }
 
 /** The teams a listing covers: a named team the caller is not in is a 404, one where they cannot
