@@ -22,7 +22,11 @@ async function signIn(page: Page) {
 async function createModel(request: APIRequestContext, name: string) {
   const response = await request.post("/v1/preview/models", { headers: auth, data: { project: "default", name, base_model: "anneal/tiny-chat", return_existing: true } });
   expect(response.status()).toBe(200);
-  return (await response.json()) as { id: string; entity: string; project: string; name: string };
+  const model = (await response.json()) as { id: string; entity: string; project: string; name: string };
+  // The console lists the workspace team's models; other specs may have switched it (it is saved).
+  const workspace = await request.put("/v1/me/workspace", { headers: auth, data: { team: model.entity, project: model.project } });
+  expect(workspace.status()).toBe(200);
+  return model;
 }
 
 const PROMPTS = ["Who are you?", "What is your name?", "Say hi.", "Hello!", "Introduce yourself.", "Name?", "Who is this?", "Hi there."];

@@ -23,7 +23,7 @@ interface StreamOptions {
  *  these machines, on the event loop the engine needs), so the events of tokens produced within
  *  this window leave in one write. Each choice's first token is written at once (time to first
  *  token), and the end of the stream flushes what is held. Every event is unchanged. */
-export const SSE_FLUSH_INTERVAL_MS = 10;
+export const SSE_FLUSH_INTERVAL_MS = 25;
 
 const encoder = new TextEncoder();
 const sse = (data: unknown) => `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
