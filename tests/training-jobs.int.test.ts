@@ -28,7 +28,7 @@ beforeAll(async () => {
   resetEnvCache();
   fs.mkdirSync(dataPaths().checkpoints, { recursive: true });
   user = await createTestUser();
-  runner = new TrainingRunner({ kind: "embedded", leaseMs: 5_000, heartbeatMs: 100, pollMs: 50, maxAttempts: 2, concurrency: 1 });
+  runner = new TrainingRunner({ kind: "embedded", leaseMs: 5_000, heartbeatMs: 100, pollMs: 50, maxAttempts: 2, concurrency: 1, stallMs: 60_000 });
   await runner.start();
 });
 afterAll(async () => {
@@ -276,6 +276,30 @@ describe("job lifecycle", () => {
 
     const listed = await json(api("GET", `/v1/preview/training-jobs?model_id=${model.id}&status=cancelled`, { bearer: user.key }));
     expect(listed.body.data.map((j: JobDto) => j.id)).toEqual([id]);
+  });
+});
+
+describe("a stuck training thread", () => {
+  it("fails its job with training_failed once it reports nothing for the stall limit, and the runner goes on", async () => {
+    await runner.stop();
+    const impatient = new TrainingRunner({ ...runner.settings, heartbeatMs: 20, stallMs: 100 });
+    await impatient.start();
+    try {
+      const model = await createModel("stalled");
+      const many = Array.from({ length: 3000 }, (_, i) => SFT_EXAMPLES[i % SFT_EXAMPLES.length]);
+      // One batch of 3000 conversations: one long silent step.
+      const res = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: model.id, training_data: many, config: { batch_size: 3000 } } }));
+      const job = await waitFinished(res.body.id);
+      expect(job.status).toBe("failed");
+      expect(job.error).toMatch(/reported nothing for 100 ms \(ANNEAL_JOB_STALL_MS\)/);
+      expect((await allEvents(job.id)).filter((e) => e.type === "training_failed")).toHaveLength(1);
+    } finally {
+      await impatient.stop();
+      runner = new TrainingRunner(runner.settings);
+      await runner.start();
+    }
+    const after = await submitSft((await createModel("after-stall")).id);
+    expect((await waitFinished(after.id)).status).toBe("succeeded");
   });
 });
 

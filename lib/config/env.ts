@@ -27,6 +27,7 @@ const envSchema = z.object({
   ANNEAL_JOB_HEARTBEAT_MS: z.coerce.number().int().min(20).default(5_000),
   ANNEAL_JOB_POLL_MS: z.coerce.number().int().min(20).default(1_000),
   ANNEAL_JOB_MAX_ATTEMPTS: z.coerce.number().int().min(1).default(3),
+  ANNEAL_JOB_STALL_MS: z.coerce.number().int().min(100).default(600_000),
   /** Jobs one process trains at once (each on its own thread). 0 in npm start: no embedded runner. */
   ANNEAL_TRAINING_CONCURRENCY: z.coerce.number().int().min(0).default(1),
 });

@@ -17,6 +17,8 @@ export interface RunnerSettings {
   kind: "embedded" | "worker";
   leaseMs: number;
   heartbeatMs: number;
+  /** A thread silent this long (no step, no end) is stuck: its job fails instead of hanging. */
+  stallMs: number;
   pollMs: number;
   maxAttempts: number;
   /** Jobs trained at once, each on its own thread. */
@@ -29,6 +31,7 @@ export function runnerSettingsFromEnv(kind: RunnerSettings["kind"]): RunnerSetti
     kind,
     leaseMs: env.ANNEAL_JOB_LEASE_MS,
     heartbeatMs: env.ANNEAL_JOB_HEARTBEAT_MS,
+    stallMs: env.ANNEAL_JOB_STALL_MS,
     pollMs: env.ANNEAL_JOB_POLL_MS,
     maxAttempts: env.ANNEAL_JOB_MAX_ATTEMPTS,
     concurrency: Math.max(1, env.ANNEAL_TRAINING_CONCURRENCY),
@@ -151,8 +154,15 @@ export class TrainingRunner {
     };
     const owned = (done: Promise<boolean>) => done.then((ok) => ({ owned: ok, cancelRequested: false }));
 
+    let lastHeard = Date.now();
     const heartbeat = setInterval(() => {
       this.register().catch(() => undefined);
+      if (Date.now() - lastHeard > this.settings.stallMs && outcome === "running") {
+        const minutes = this.settings.stallMs / 60_000;
+        write(() => owned(endOwnedJob(jobId, workerId, "failed", `The training thread reported nothing for ${minutes >= 1 ? `${minutes.toFixed(0)} min` : `${this.settings.stallMs} ms`} (ANNEAL_JOB_STALL_MS) and was stopped.`)), "ended");
+        stopThread();
+        return;
+      }
       renewLease(jobId, workerId, this.settings.leaseMs).then((state) => {
         if (!state.owned && outcome === "running") {
           outcome = "lost";
@@ -172,6 +182,7 @@ export class TrainingRunner {
     let jobOver!: () => void;
     const over = new Promise<void>((resolve) => (jobOver = resolve));
     const onMessage = (message: ThreadMessage) => {
+      lastHeard = Date.now();
       if (message.type === "done" || message.type === "error") jobOver();
       if (message.type === "started") {
         write(() => loaded.started(workerId, message.numSequences));
