@@ -40,3 +40,26 @@ export async function listAccessibleTeams(principal: Principal): Promise<TeamAcc
     orderBy: { team: { name: "asc" } },
   });
 }
+
+/** Ids of the teams where the caller's role allows `capability` (what a listing may cover). */
+export async function teamIdsAllowing(principal: Principal, capability: Capability): Promise<string[]> {
+  return (await listAccessibleTeams(principal)).filter((t) => roleAllows(t.role, capability)).map((t) => t.team.id);
+}
+
+/**
+ * A resource looked up by id, if the caller may act on it: one that does not exist or belongs to a
+ * team they cannot reach is `missing` (its 404, which does not reveal it exists); a role lacking
+ * `capability` in its team is a 403.
+ */
+export async function requireInReach<T>(
+  principal: Principal,
+  resource: T | null,
+  teamIdOf: (resource: T) => string,
+  capability: Capability,
+  missing: () => Error,
+): Promise<T> {
+  const access = resource && (await listAccessibleTeams(principal)).find((t) => t.team.id === teamIdOf(resource));
+  if (!resource || !access) throw missing();
+  if (!roleAllows(access.role, capability)) throw forbidden();
+  return resource;
+}

@@ -1,12 +1,12 @@
 // Recorded calls as callers read them: a cursor page over the projects they may use, and one call.
 // Another team's call is a 404; annotators (no "use") are 403 — they reach the calls of their
 // annotation items through the queues, not here.
-import { roleAllows, type Principal } from "@/lib/auth/principal";
+import type { Principal } from "@/lib/auth/principal";
 import { resolveProject } from "@/lib/auth/projects";
-import { listAccessibleTeams } from "@/lib/auth/team-access";
+import { requireInReach, teamIdsAllowing } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { forbidden, notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/http/errors";
 import { isUuid, toPage, unknownCursor, type Page } from "@/lib/http/pagination";
 import type { CallDetailDto, CallDto, CallStatus, ListCallsQuery } from "./schemas";
 
@@ -53,8 +53,7 @@ async function listingScope(principal: Principal, query: ListCallsQuery): Promis
     const { project } = await resolveProject(principal, query.project, "use", { createIfMissing: false });
     return { projectId: project.id };
   }
-  const teams = (await listAccessibleTeams(principal)).filter((t) => roleAllows(t.role, "use"));
-  return { project: { teamId: { in: teams.map((t) => t.team.id) } } };
+  return { project: { teamId: { in: await teamIdsAllowing(principal, "use") } } };
 }
 
 /** A trained model's name without `:stepN` matches every checkpoint of it. */
@@ -87,10 +86,8 @@ export async function listCalls(principal: Principal, query: ListCallsQuery): Pr
 
 /** GET /v1/calls/{id}: the call with its whole request and response. */
 export async function getCall(principal: Principal, callId: string): Promise<CallDetailDto> {
-  const row = await getDb().call.findUnique({ where: { id: callId }, include: { project: { select: { name: true, teamId: true, team: { select: { name: true } } } } } });
-  const access = row && (await listAccessibleTeams(principal)).find((t) => t.team.id === row.project.teamId);
-  if (!row || !access) throw notFound(`Call '${callId}' not found.`);
-  if (!roleAllows(access.role, "use")) throw forbidden();
+  const found = await getDb().call.findUnique({ where: { id: callId }, include: { project: { select: { name: true, teamId: true, team: { select: { name: true } } } } } });
+  const row = await requireInReach(principal, found, (r) => r.project.teamId, "use", () => notFound(`Call '${callId}' not found.`));
   return {
     ...toCallDto(row),
     request: isObject(row.inputs) ? row.inputs : {},

@@ -2,13 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { Readable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { roleAllows, type Principal } from "@/lib/auth/principal";
+import type { Principal } from "@/lib/auth/principal";
 import { defaultTeamName } from "@/lib/auth/projects";
-import { listAccessibleTeams, resolveTeamAccess } from "@/lib/auth/team-access";
+import { requireInReach, resolveTeamAccess, teamIdsAllowing } from "@/lib/auth/team-access";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import { uuid7 } from "@/lib/db/uuid7";
-import { AppError, forbidden, notFound } from "@/lib/http/errors";
+import { AppError, notFound } from "@/lib/http/errors";
 import { CURSOR_SELECT, isUuid, pageByCreation } from "@/lib/http/pagination";
 import type { CreateFileBody, FileDto, ListFilesQuery } from "@/lib/files/schemas";
 
@@ -53,10 +53,8 @@ export interface CallerFile {
  *  and other teams' files are a 404 that does not reveal they exist; an annotator's 403. */
 export async function findFileForCaller(principal: Principal, fileId: string): Promise<CallerFile> {
   const id = parseFileRef(fileId);
-  const row = id ? await getDb().file.findUnique({ where: { id } }) : null;
-  const access = row && (await listAccessibleTeams(principal)).find((t) => t.team.id === row.teamId);
-  if (!row || !access) throw notFound(`File '${fileId}' not found.`);
-  if (!roleAllows(access.role, "use")) throw forbidden();
+  const found = id ? await getDb().file.findUnique({ where: { id } }) : null;
+  const row = await requireInReach(principal, found, (r) => r.teamId, "use", () => notFound(`File '${fileId}' not found.`));
   const { teamId, filename, purpose, bytes } = row;
   return { id: row.id, teamId, filename, purpose, bytes, absolutePath: path.resolve(dataPaths().files, row.path) };
 }
@@ -115,7 +113,7 @@ function storageUnavailable(error: NodeJS.ErrnoException): AppError {
  *  use things a 403; unfiltered, every team where they can. */
 async function listingTeamIds(principal: Principal, team: string | undefined): Promise<string[]> {
   if (team) return [(await resolveTeamAccess(principal, team, "use")).team.id];
-  return (await listAccessibleTeams(principal)).filter((t) => roleAllows(t.role, "use")).map((t) => t.team.id);
+  return teamIdsAllowing(principal, "use");
 }
 
 /** GET /v1/files: a cursor page, newest first by default; `purpose` and `team` filter. */

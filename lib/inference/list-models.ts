@@ -1,6 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
-import { roleAllows } from "@/lib/auth/principal";
-import { listAccessibleTeams } from "@/lib/auth/team-access";
+import { teamIdsAllowing } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import { baseModelCatalogue } from "@/lib/inference/base-models";
 
@@ -9,9 +8,8 @@ import { baseModelCatalogue } from "@/lib/inference/base-models";
 
 export async function listModels(principal: Principal) {
   const { models, defaultModel } = baseModelCatalogue();
-  const teams = (await listAccessibleTeams(principal)).filter((t) => roleAllows(t.role, "use"));
   const trained = await getDb().model.findMany({
-    where: { project: { teamId: { in: teams.map((t) => t.team.id) } } },
+    where: { project: { teamId: { in: await teamIdsAllowing(principal, "use") } } },
     select: { name: true, baseModel: true, createdAt: true, project: { select: { name: true, team: { select: { name: true } } } } },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
   });

@@ -1,8 +1,7 @@
 import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
-import { roleAllows } from "@/lib/auth/principal";
 import { projectRefSchema, splitProjectRef } from "@/lib/auth/names";
-import { listAccessibleTeams, resolveTeamAccess } from "@/lib/auth/team-access";
+import { resolveTeamAccess, teamIdsAllowing } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import { badRequest } from "@/lib/http/errors";
 
@@ -44,7 +43,7 @@ export async function getUsage(principal: Principal, query: z.infer<typeof usage
   const teamName = query.project ? splitProjectRef(query.project).team : query.team;
   const teamIds = teamName
     ? [(await resolveTeamAccess(principal, teamName, "use")).team.id]
-    : (await listAccessibleTeams(principal)).filter((t) => roleAllows(t.role, "use")).map((t) => t.team.id);
+    : await teamIdsAllowing(principal, "use");
   const rows = await getDb().usageDaily.findMany({
     where: {
       day: { gte: new Date(`${start}T00:00:00Z`), lte: new Date(`${end}T00:00:00Z`) },

@@ -1,11 +1,10 @@
 // Training jobs as callers see them: submit (RL, SFT), get, list, cancel. Submission validates
 // what it cheaply can (model, base, config, SFT data) and queues the job; a runner trains it.
 import type { Principal } from "@/lib/auth/principal";
-import { roleAllows } from "@/lib/auth/principal";
-import { listAccessibleTeams } from "@/lib/auth/team-access";
+import { requireInReach, teamIdsAllowing } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { badRequest, conflict, forbidden, invalid, notFound } from "@/lib/http/errors";
+import { badRequest, conflict, invalid, notFound } from "@/lib/http/errors";
 import { isUuid, toPage, unknownCursor, type Page } from "@/lib/http/pagination";
 import { baseModelCatalogue } from "@/lib/inference/base-models";
 import { findModelForCaller } from "@/lib/training/models/find-model";
@@ -89,10 +88,7 @@ export async function createSftJob(principal: Principal, body: CreateSftJobBody)
 /** A job of a model the caller may use; another team's job is a 404. */
 export async function findJobForCaller(principal: Principal, jobId: string) {
   const job = await getDb().trainingJob.findUnique({ where: { id: jobId }, omit: { input: true }, include: { model: { select: { project: { select: { teamId: true } } } } } });
-  const access = job && (await listAccessibleTeams(principal)).find((t) => t.team.id === job.model.project.teamId);
-  if (!job || !access) throw notFound(`Training job '${jobId}' not found.`);
-  if (!roleAllows(access.role, "use")) throw forbidden();
-  return job;
+  return requireInReach(principal, job, (j) => j.model.project.teamId, "use", () => notFound(`Training job '${jobId}' not found.`));
 }
 
 export async function getJob(principal: Principal, jobId: string): Promise<JobDto> {
@@ -101,7 +97,7 @@ export async function getJob(principal: Principal, jobId: string): Promise<JobDt
 
 /** Jobs of the models the caller may use, newest first by default. */
 export async function listJobs(principal: Principal, query: JobListQuery): Promise<Page<JobDto>> {
-  const teamIds = (await listAccessibleTeams(principal)).filter((t) => roleAllows(t.role, "use")).map((t) => t.team.id);
+  const teamIds = await teamIdsAllowing(principal, "use");
   const where: Prisma.TrainingJobWhereInput = {
     model: { project: { teamId: { in: teamIds } } },
     ...(query.model_id ? { modelId: query.model_id } : {}),

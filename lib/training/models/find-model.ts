@@ -1,8 +1,7 @@
 import type { Capability, Principal } from "@/lib/auth/principal";
-import { listAccessibleTeams } from "@/lib/auth/team-access";
-import { roleAllows } from "@/lib/auth/principal";
+import { requireInReach } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
-import { forbidden, notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/http/errors";
 
 /** A model by id, if it belongs to a team the caller may act in with `capability`; another
  *  team's model is a 404 that does not reveal it exists. */
@@ -11,8 +10,5 @@ export async function findModelForCaller(principal: Principal, modelId: string, 
     where: { id: modelId },
     include: { project: { include: { team: true } } },
   });
-  const access = model && (await listAccessibleTeams(principal)).find((t) => t.team.id === model.project.teamId);
-  if (!model || !access) throw notFound(`Model '${modelId}' not found.`);
-  if (!roleAllows(access.role, capability)) throw forbidden();
-  return model;
+  return requireInReach(principal, model, (m) => m.project.teamId, capability, () => notFound(`Model '${modelId}' not found.`));
 }

@@ -1,6 +1,6 @@
 import { splitProjectRef } from "@/lib/auth/names";
-import { roleAllows, type Principal } from "@/lib/auth/principal";
-import { listAccessibleTeams, resolveTeamAccess } from "@/lib/auth/team-access";
+import type { Principal } from "@/lib/auth/principal";
+import { resolveTeamAccess, teamIdsAllowing } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import { invalid } from "@/lib/http/errors";
 import { CURSOR_SELECT, pageByCreation } from "@/lib/http/pagination";
@@ -33,8 +33,7 @@ async function listingScope(principal: Principal, query: ListModelsQuery) {
     return { teamIds: [(await resolveTeamAccess(principal, team, "use")).team.id], project };
   }
   if (query.entity) return { teamIds: [(await resolveTeamAccess(principal, query.entity, "use")).team.id] };
-  const teams = (await listAccessibleTeams(principal)).filter((t) => roleAllows(t.role, "use"));
-  return { teamIds: teams.map((t) => t.team.id) };
+  return { teamIds: await teamIdsAllowing(principal, "use") };
 }
 
 /** GET /v1/preview/models: a cursor page, newest first by default. */
