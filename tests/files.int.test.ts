@@ -8,6 +8,7 @@ import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import { findFileForCaller, parseFileRef, readFileForCaller } from "@/lib/files/files";
 import { deletedFileSchema, filePage, fileSchema } from "@/lib/files/schemas";
+import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
 import { serveApp } from "./http-server";
 import { createTestTeam, createTestUser, type TestUser } from "./factories";
@@ -16,15 +17,12 @@ import { installInferenceModels } from "./inference-fixture";
 // The Files API as OpenAI's SDKs use it: multipart upload into a team, list, metadata, raw
 // content, delete; limits, validation and tenancy; and the functions SFT jobs read files with.
 
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-files-"));
+const dataDir = useTempDataDir("files");
 let user: TestUser;
 
 beforeAll(async () => {
-  process.env.ANNEAL_DATA_DIR = dataDir;
-  resetEnvCache();
   user = await createTestUser();
 });
-afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 const JSONL = '{"messages":[{"role":"user","content":"hi"},{"role":"assistant","content":"hello"}]}\n';
 

@@ -1,12 +1,11 @@
 import fs from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/lib/config/env";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import { chatCompletionSchema } from "@/lib/inference/chat-response";
 import { checkpointPage, modelSchema } from "@/lib/training/models/schemas";
+import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
 import { createTestTeam, createTestUser, type TestUser } from "./factories";
 import { installInferenceModels, type InferenceFixture } from "./inference-fixture";
@@ -16,19 +15,13 @@ import { installInferenceModels, type InferenceFixture } from "./inference-fixtu
 
 let fixture: InferenceFixture;
 let user: TestUser;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-models-"));
+useTempDataDir("models");
 
 beforeAll(async () => {
   fixture = installInferenceModels();
-  process.env.ANNEAL_DATA_DIR = dataDir;
-  resetEnvCache();
-  fs.mkdirSync(dataPaths().checkpoints, { recursive: true });
   user = await createTestUser();
 });
-afterAll(() => {
-  fixture.remove();
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
+afterAll(() => fixture.remove());
 
 const createModel = (body: Record<string, unknown>, key = user.key) =>
   json(api("POST", "/v1/preview/models", { bearer: key, body: { project: "rl", base_model: "test/tiny", ...body } }));

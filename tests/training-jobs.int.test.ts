@@ -1,14 +1,10 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { resetEnvCache } from "@/lib/config/env";
-import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import { claimJob } from "@/lib/training/jobs/queue";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
 import { eventPage, jobSchema, type EventDto, type JobDto } from "@/lib/training/jobs/schemas";
+import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
 import { createTestUser, type TestUser } from "./factories";
 import { installInferenceModels, type InferenceFixture } from "./inference-fixture";
@@ -20,13 +16,10 @@ import { installInferenceModels, type InferenceFixture } from "./inference-fixtu
 let fixture: InferenceFixture;
 let user: TestUser;
 let runner: TrainingRunner;
-const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-jobs-"));
+useTempDataDir("jobs");
 
 beforeAll(async () => {
   fixture = installInferenceModels();
-  process.env.ANNEAL_DATA_DIR = dataDir;
-  resetEnvCache();
-  fs.mkdirSync(dataPaths().checkpoints, { recursive: true });
   user = await createTestUser();
   runner = new TrainingRunner({ kind: "embedded", leaseMs: 5_000, heartbeatMs: 100, pollMs: 50, maxAttempts: 2, concurrency: 1, stallMs: 60_000 });
   await runner.start();
@@ -34,7 +27,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await runner.stop();
   fixture.remove();
-  fs.rmSync(dataDir, { recursive: true, force: true });
 });
 
 async function createModel(name: string) {
