@@ -112,6 +112,13 @@ describe("SFT jobs", () => {
     expect(res.body.detail[0].loc).toEqual(["body", "config", "learning_rate"]);
   });
 
+  it("refuses a job on a model whose base model is serve-only (400 saying so)", async () => {
+    const res = await json(api("POST", "/v1/preview/models", { bearer: user.key, body: { project: "jobs", name: "frozen-base", base_model: "test/frozen" } }));
+    const job = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: res.body.id, training_data: SFT_EXAMPLES } }));
+    expect(job.status).toBe(400);
+    expect(job.body.detail).toMatch(/'test\/frozen' is serve-only/);
+  });
+
   it("refuses URLs it would have to fetch, and other schemes, with how to upload (400)", async () => {
     const model = await createModel("sft-url");
     for (const url of ["https://example.com/train.jsonl", "wandb-artifact:///team/project/data:v1"]) {

@@ -4,14 +4,14 @@ import type { Principal } from "@/lib/auth/principal";
 import { requireInReach, teamIdsAllowing } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
-import { badRequest, conflict, invalid, notFound } from "@/lib/http/errors";
+import { conflict, invalid, notFound } from "@/lib/http/errors";
 import { isUuid, toPage, unknownCursor, type Page } from "@/lib/http/pagination";
-import { baseModelCatalogue } from "@/lib/inference/base-models";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import { planSft } from "@/lib/training/sft/sft-config";
 import { isChoice } from "@/lib/training/trajectories/schemas";
 import { loadSftExamples } from "./sft-data";
-import { trainingDefaults, type JobInput } from "./load-job-task";
+import { trainableBase, trainingDefaults } from "@/lib/training/trainable-base";
+import type { JobInput } from "./load-job-task";
 import { insertEvent } from "./queue";
 import { wakeLocalRunners } from "./wake";
 import type { CreateRlJobBody, CreateSftJobBody, JobDto, JobKind, JobListQuery, JobStatus } from "./schemas";
@@ -41,12 +41,7 @@ export function toJobDto(job: JobRow): JobDto {
 /** The model, if the caller may train it and its base model can be trained here (else 400). */
 async function trainableModel(principal: Principal, modelId: string) {
   const model = await findModelForCaller(principal, modelId, "use");
-  const base = baseModelCatalogue().models.find((m) => m.name === model.baseModel);
-  if (!base) throw badRequest(`The model's base model '${model.baseModel}' is no longer configured on this instance.`);
-  if (base.kind !== "gguf" || !base.trainable) {
-    throw badRequest(`The model's base model '${model.baseModel}' is serve-only: this instance cannot train it. Create the model from a trainable base (GET /v1/models lists them).`);
-  }
-  return { model, base };
+  return { model, base: trainableBase(model.baseModel) };
 }
 
 async function enqueue(principal: Principal, modelId: string, kind: JobKind, input: JobInput, config: object, inputSummary: Record<string, number>) {

@@ -5,8 +5,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
-import { baseModelCatalogue, type GgufBaseModel } from "@/lib/inference/base-models";
-import type { ModelTrainingDefaults } from "@/lib/training/model-defaults";
+import { trainableBase, trainingDefaults } from "@/lib/training/trainable-base";
 import { parseSftJsonl } from "@/lib/training/sft/sft-jsonl";
 import { absoluteCheckpointPath, checkpointFileFor, optimizerStatePath, removeCheckpointFiles } from "./job-files";
 import { appendOwnedEvents, type LeaseState } from "./queue";
@@ -69,18 +68,6 @@ export async function loadJobTask(jobId: string, attempt: number): Promise<Loade
 
 export function removeJobOutputs(task: TrainingTask): void {
   removeCheckpointFiles(path.relative(dataPaths().checkpoints, task.outputGguf));
-}
-
-function trainableBase(name: string): GgufBaseModel {
-  const base = baseModelCatalogue().models.find((m) => m.name === name);
-  if (!base) throw new Error(`The base model '${name}' is no longer configured on this instance.`);
-  if (base.kind !== "gguf" || !base.trainable) throw new Error(`The base model '${name}' cannot be trained by this instance's engine (it is serve-only).`);
-  return base;
-}
-
-export function trainingDefaults(base: { learningRates?: { rl: number; sft: number } }): ModelTrainingDefaults {
-  // rl-loss.md: full fine-tuning of a small model wants ~1e-4-scale rates when a base declares none.
-  return { defaultRlLearningRate: base.learningRates?.rl ?? 1e-4, defaultSftLearningRate: base.learningRates?.sft ?? 1e-4 };
 }
 
 async function jobData(input: JobInput): Promise<unknown[]> {
