@@ -2,6 +2,7 @@ import type { LlamaModel, Token } from "node-llama-cpp";
 import { badRequest } from "@/lib/http/errors";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import { renderChatPrompt } from "@/lib/inference/chat-template";
+import { textTokenizer } from "@/lib/engine/serving/text-tokenizer";
 
 // The prompt's token ids and the output budget, with vLLM's rules: max_completion_tokens, else
 // max_tokens, else the context left; truncate_prompt_tokens keeps the prompt's last N tokens.
@@ -21,7 +22,7 @@ export function buildPrompt(model: LlamaModel, contextSize: number, request: Cha
     bos: tokenText(model, model.tokens.bos),
     eos: tokenText(model, model.tokens.eos),
   });
-  let tokens: number[] = model.tokenize(text, true);
+  let tokens = textTokenizer(model)(text, true);
   if (request.add_special_tokens && model.tokens.bos !== null && tokens[0] !== model.tokens.bos) tokens.unshift(model.tokens.bos);
 
   const requested = request.max_completion_tokens ?? request.max_tokens;

@@ -2,6 +2,7 @@ import type { LlamaModel } from "node-llama-cpp";
 import { generate, type GenerateRequest } from "@/lib/engine/serving/generate";
 import type { GrammarSpec } from "@/lib/engine/serving/grammar-constraint";
 import type { ModelRegistry } from "@/lib/engine/serving/model-registry";
+import { textTokenizer } from "@/lib/engine/serving/text-tokenizer";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import { LogprobFormatter, type LogprobEntry } from "@/lib/inference/logprob-entry";
 import { endsInRepetition } from "@/lib/inference/repetition";
@@ -33,6 +34,7 @@ export interface ChoicePlan {
 
 function generateRequest(plan: ChoicePlan, index: number): GenerateRequest {
   const r = plan.request;
+  const tokenize = textTokenizer(plan.model);
   return {
     model: plan.resolved.gguf,
     adapter: plan.resolved.adapter,
@@ -56,7 +58,7 @@ function generateRequest(plan: ChoicePlan, index: number): GenerateRequest {
     ignoreEos: r.ignore_eos,
     minTokens: r.min_tokens,
     topLogprobs: plan.logprobs?.top,
-    bannedSequences: r.bad_words.flatMap((word) => [plan.model.tokenize(word, false), plan.model.tokenize(` ${word}`, false)]),
+    bannedSequences: r.bad_words.flatMap((word) => [tokenize(word, false), tokenize(` ${word}`, false)]),
     renderSpecialTokens: !r.skip_special_tokens,
     signal: plan.signal,
   };

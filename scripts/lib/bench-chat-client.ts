@@ -27,7 +27,10 @@ export interface Measurement {
   clientCpuMs?: number;
 }
 
-const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity });
+// `timeout` lets the agent honour the server's Keep-Alive hint (it then drops an idle socket a second
+// before the server would): without it a socket closed by the server between trials can be reused
+// at that very moment, and the request fails with "socket hang up".
+const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, timeout: 60_000 });
 
 function stream(job: ClientJob, payload: string): Promise<Run> {
   const start = performance.now();

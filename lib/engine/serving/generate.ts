@@ -78,32 +78,46 @@ export async function* generate(registry: ModelRegistry, request: GenerateReques
 
     const output: number[] = [];
 
-    let logits = await nextTokenLogits(sequence, await tokensToEvaluate(sequence, prompt));
-    for (let produced = 0; produced < request.maxTokens; produced++) {
-      if (request.signal?.aborted) return { reason: "abort" };
-      const early = produced < minTokens;
-      const banned = bannedNext(request.bannedSequences ?? [], output);
-      const isAllowed =
-        early || grammar || banned.size > 0
-          ? (t: number) => !banned.has(t) && !(early && isStop(t)) && (grammar?.isAllowed(t) ?? true)
-          : undefined;
-      const token = sampler.sample(logits, isAllowed);
-      const logprobs = logSoftmax(logits);
-      if (isStop(token)) {
-        return { reason: "stop", stopToken: token, stopLogprob: logprobs[token], ...(topLogprobs > 0 && { stopTop: mostLikely(logprobs, topLogprobs) }) };
+    // The next decode starts before a token is handed to the consumer, so that what the consumer
+    // does with it (formatting, writing to a socket) overlaps llama.cpp's work on the next one
+    // instead of delaying it. A consumer that stops early still waits for that decode (its token is
+    // dropped) before the sequence is released.
+    let pending: Promise<Float32Array> | undefined = decodeNext(sequence, await tokensToEvaluate(sequence, prompt));
+    try {
+      for (let produced = 0; produced < request.maxTokens; produced++) {
+        const logits = await pending!; // set on every path that continues the loop
+        pending = undefined;
+        if (request.signal?.aborted) return { reason: "abort" };
+        const early = produced < minTokens;
+        const banned = bannedNext(request.bannedSequences ?? [], output);
+        const isAllowed =
+          early || grammar || banned.size > 0
+            ? (t: number) => !banned.has(t) && !(early && isStop(t)) && (grammar?.isAllowed(t) ?? true)
+            : undefined;
+        const token = sampler.sample(logits, isAllowed);
+        const logprobs = logSoftmax(logits);
+        if (isStop(token)) {
+          return { reason: "stop", stopToken: token, stopLogprob: logprobs[token], ...(topLogprobs > 0 && { stopTop: mostLikely(logprobs, topLogprobs) }) };
+        }
+        grammar?.accept(token);
+        output.push(token);
+        const last = produced + 1 === request.maxTokens || sequence.nextTokenIndex + 1 >= sequence.contextSize;
+        if (!last) {
+          pending = decodeNext(sequence, [token]);
+          await afterDispatch();
+        }
+        yield {
+          token,
+          logprob: logprobs[token],
+          text: text.push(token),
+          ...(topLogprobs > 0 && { top: mostLikely(logprobs, topLogprobs) }),
+        };
+        if (last) return { reason: "length" };
       }
-      grammar?.accept(token);
-      output.push(token);
-      yield {
-        token,
-        logprob: logprobs[token],
-        text: text.push(token),
-        ...(topLogprobs > 0 && { top: mostLikely(logprobs, topLogprobs) }),
-      };
-      if (sequence.nextTokenIndex + 1 >= sequence.contextSize) return { reason: "length" };
-      logits = await nextTokenLogits(sequence, [token]);
+      return { reason: "length" };
+    } finally {
+      await pending?.catch(() => undefined);
     }
-    return { reason: "length" };
   } finally {
     lease.release();
   }
@@ -127,6 +141,19 @@ export async function generateText(registry: ModelRegistry, request: GenerateReq
     result.text += step.value.text;
   }
 }
+
+/** nextTokenLogits, started now and awaited later: a failure is handled where it is awaited (or
+ *  dropped with the generation), never reported as unhandled while the consumer holds a token. */
+function decodeNext(sequence: LlamaContextSequence, tokens: readonly number[]): Promise<Float32Array> {
+  const logits = nextTokenLogits(sequence, tokens);
+  logits.catch(() => undefined);
+  return logits;
+}
+
+/** Resolves once the decodes queued so far have been dispatched: node-llama-cpp batches the queued
+ *  decodes of a context in a setImmediate callback, which runs before this one (callbacks run in
+ *  the order they were scheduled). */
+const afterDispatch = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Keeps the cached prefix the prompt shares with the sequence, erases the rest, and returns the
  *  prompt tokens still to evaluate (at least one: its logits are the first step's). */

@@ -6,6 +6,7 @@ import { Prng } from "../prng";
 import { writeTinyModel, type TinyModelFiles } from "../test-support/tiny-model";
 import { renderChat } from "../tokenizer/chatml";
 import { getLlamaRuntime } from "./llama-runtime";
+import { textTokenizer, usesAnnealTokenizer } from "./text-tokenizer";
 
 // llama.cpp must tokenize exactly as Anneal does, or the server would feed a model ids it was
 // never trained on. Compared with llama.cpp's own tokenizer (parse_special = true).
@@ -70,5 +71,15 @@ describe("tokenizer agreement with llama.cpp", () => {
       return ours.length !== theirs.length || ours.some((id, i) => id !== theirs[i]);
     });
     expect(disagreements).toEqual([]);
+  });
+
+  it("serves the model's prompts with Anneal's tokenizer, with llama.cpp's ids, specials parsed or not", () => {
+    expect(usesAnnealTokenizer(model)).toBe(true);
+    const tokenize = textTokenizer(model);
+    const texts = [...CURATED, ...corpus.slice(0, 50), ...fuzzStrings(500)];
+    for (const specials of [true, false]) {
+      const disagreements = texts.filter((text) => JSON.stringify(tokenize(text, specials)) !== JSON.stringify(model.tokenize(text, specials)));
+      expect(disagreements).toEqual([]);
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { str } from "../gguf/values";
+import { i32Array, str } from "../gguf/values";
 import { tinyTokenizer } from "../test-support/tiny-model";
 import { CHATML_TEMPLATE, END_OF_TEXT, IM_END } from "./chatml";
 import { tokenizerFromGguf, tokenizerToGguf } from "./tokenizer-gguf";
@@ -23,5 +23,9 @@ describe("tokenizer GGUF metadata", () => {
   it("reads back the same tokenizer and refuses other pre-tokenizers", () => {
     expect(tokenizerFromGguf(m).spec).toEqual(tok.spec);
     expect(() => tokenizerFromGguf({ ...m, "tokenizer.ggml.pre": str("qwen2") })).toThrow(/unsupported/);
+    // A user-defined token (type 4) is parsed as special by llama.cpp, but not by this tokenizer.
+    const types = [...(m["tokenizer.ggml.token_type"]?.value as number[])];
+    types[5] = 4;
+    expect(() => tokenizerFromGguf({ ...m, "tokenizer.ggml.token_type": i32Array(types) })).toThrow(/unsupported/);
   });
 });

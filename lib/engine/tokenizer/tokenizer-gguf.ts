@@ -33,17 +33,29 @@ export function tokenizerToGguf(tokenizer: Tokenizer): GgufMetadata {
   return metadata;
 }
 
-/** Rebuilds an Anneal tokenizer; other pre-tokenizers (e.g. a Qwen GGUF's) are refused, since
- *  this tokenizer would not reproduce their ids. */
-export function tokenizerFromGguf(metadata: GgufMetadata): Tokenizer {
-  const model = stringValue(metadata, "tokenizer.ggml.model");
-  const pre = stringValue(metadata, "tokenizer.ggml.pre");
+/** A GGUF's tokenizer keys (under `tokenizer.ggml.`), as read from the file. */
+export interface GgufTokenizerFields {
+  model: string;
+  pre?: string;
+  tokens: readonly string[];
+  merges: readonly string[];
+  token_type: readonly number[];
+}
+
+/** Rebuilds an Anneal tokenizer; other pre-tokenizers (e.g. a Qwen GGUF's) and token types other
+ *  than normal and control are refused, since this tokenizer would not reproduce their ids. */
+export function tokenizerFromFields({ model, pre, tokens, merges, token_type: types }: GgufTokenizerFields): Tokenizer {
   if (model !== "gpt2" || pre !== "default") throw new Error(`unsupported GGUF tokenizer ${model}/${pre}`);
-  const tokens = stringArrayValue(metadata, "tokenizer.ggml.tokens");
-  const types = numberArrayValue(metadata, "tokenizer.ggml.token_type");
-  return new Tokenizer({
-    tokens,
+  if (types.some((t) => t !== TOKEN_TYPE_NORMAL && t !== TOKEN_TYPE_CONTROL)) throw new Error("unsupported GGUF token types");
+  return new Tokenizer({ tokens: [...tokens], merges: [...merges], specials: tokens.filter((_, id) => types[id] === TOKEN_TYPE_CONTROL) });
+}
+
+export function tokenizerFromGguf(metadata: GgufMetadata): Tokenizer {
+  return tokenizerFromFields({
+    model: stringValue(metadata, "tokenizer.ggml.model"),
+    pre: stringValue(metadata, "tokenizer.ggml.pre"),
+    tokens: stringArrayValue(metadata, "tokenizer.ggml.tokens"),
     merges: stringArrayValue(metadata, "tokenizer.ggml.merges"),
-    specials: tokens.filter((_, id) => types[id] === TOKEN_TYPE_CONTROL),
+    token_type: numberArrayValue(metadata, "tokenizer.ggml.token_type"),
   });
 }
