@@ -3,7 +3,7 @@ import { projectRefSchema } from "@/lib/auth/names";
 import type { Principal } from "@/lib/auth/principal";
 import { defaultProjectRef, resolveProject } from "@/lib/auth/projects";
 import { invalid } from "@/lib/http/errors";
-import { recordCall, toStorableJson } from "@/lib/inference/call-recorder";
+import { recordCall } from "@/lib/inference/call-recorder";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { ChatCompletion } from "@/lib/inference/chat-response";
 import { completeOnEmbeddedEngine } from "@/lib/inference/embedded-completion";
@@ -69,8 +69,8 @@ export async function createChatCompletion(ctx: ChatCompletionContext): Promise<
         baseModel: resolved.base.name,
         modelId: resolved.trained?.modelId,
         checkpointStep: resolved.trained?.step,
-        inputs: toStorableJson(request),
-        output: outcome.output === undefined ? undefined : toStorableJson(outcome.output),
+        inputs: request,
+        output: outcome.output,
         promptTokens: outcome.promptTokens,
         completionTokens: outcome.completionTokens,
         status: outcome.status,
