@@ -175,6 +175,23 @@ describe("serving through llama.cpp", () => {
     expect(step.value).toEqual({ reason: "abort" });
   });
 
+  it("gives the sequence back when its consumer stops early, and reports the decode loop's errors", async () => {
+    const single = new ModelRegistry({ sequencesPerContext: 1 });
+    try {
+      const stream = generate(single, request({ maxTokens: 50, ignoreEos: true }));
+      await stream.next();
+      await stream.next();
+      await stream.return(undefined as never); // the loop may be a token ahead: it is stopped and awaited
+      const next = await generateText(single, request({ maxTokens: 4, ignoreEos: true })); // would wait forever for the sequence
+      expect(next.tokens).toHaveLength(4);
+      const tooLong = Array.from({ length: 300 }, () => prompt()[0]);
+      await expect(generateText(single, request({ promptTokens: tooLong }))).rejects.toThrow(/fills the context/);
+      expect((await generateText(single, request({ maxTokens: 2, ignoreEos: true }))).tokens).toHaveLength(2);
+    } finally {
+      await single.dispose();
+    }
+  });
+
   it("evicts the least recently used idle model beyond maxModels", async () => {
     const small = new ModelRegistry({ maxModels: 1, sequencesPerContext: 1 });
     const copy = path.join(files.dir, "copy.gguf");

@@ -4,7 +4,7 @@
 
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
 import { GrammarConstraint, type GrammarSpec } from "./grammar-constraint";
-import type { AdapterRef, ModelRegistry } from "./model-registry";
+import type { AdapterRef, ModelRegistry, SequenceLease } from "./model-registry";
 import { nextTokenLogits } from "./next-token-logits";
 import { Sampler, type SamplingParams } from "./sampler";
 import { commonPrefixLength } from "./sequence-pool";
@@ -65,61 +65,110 @@ export async function* generate(registry: ModelRegistry, request: GenerateReques
   const prompt = request.promptTokens;
   if (prompt.length === 0) throw new Error("generate: empty prompt");
   const lease = await registry.lease(request.model, request.adapter, prompt);
+  // The decode loop runs on its own and hands tokens over through a buffer: how long the consumer
+  // takes with a token (formatting, writing to a socket) never delays the next decode, so a
+  // context's sequences stay batched as they would with an idle consumer.
+  const tokens = new TokenBuffer<GeneratedToken, Finish>();
+  let consumerGone = false;
+  const production = produce(lease, request, tokens, () => consumerGone);
   try {
-    const { model, sequence } = lease;
-    if (prompt.length >= sequence.contextSize) throw new Error(`generate: prompt of ${prompt.length} tokens fills the context (${sequence.contextSize})`);
-    const grammar = request.grammar && (await GrammarConstraint.create(model, request.grammar));
-    const extraStops = new Set(request.stopTokens ?? []);
-    const isStop = (t: number) => extraStops.has(t) || (!request.ignoreEos && model.isEogToken(t as Token));
-    const sampler = new Sampler(request.sampling ?? {}, prompt);
-    const text = new TextStream(model, request.renderSpecialTokens ?? false);
-    const minTokens = request.minTokens ?? 0;
-    const topLogprobs = request.topLogprobs ?? 0;
-
-    const output: number[] = [];
-
-    // The next decode starts before a token is handed to the consumer, so that what the consumer
-    // does with it (formatting, writing to a socket) overlaps llama.cpp's work on the next one
-    // instead of delaying it. A consumer that stops early still waits for that decode (its token is
-    // dropped) before the sequence is released.
-    let pending: Promise<Float32Array> | undefined = decodeNext(sequence, await tokensToEvaluate(sequence, prompt));
-    try {
-      for (let produced = 0; produced < request.maxTokens; produced++) {
-        const logits = await pending!; // set on every path that continues the loop
-        pending = undefined;
-        if (request.signal?.aborted) return { reason: "abort" };
-        const early = produced < minTokens;
-        const banned = bannedNext(request.bannedSequences ?? [], output);
-        const isAllowed =
-          early || grammar || banned.size > 0
-            ? (t: number) => !banned.has(t) && !(early && isStop(t)) && (grammar?.isAllowed(t) ?? true)
-            : undefined;
-        const token = sampler.sample(logits, isAllowed);
-        const logprobs = logSoftmax(logits);
-        if (isStop(token)) {
-          return { reason: "stop", stopToken: token, stopLogprob: logprobs[token], ...(topLogprobs > 0 && { stopTop: mostLikely(logprobs, topLogprobs) }) };
-        }
-        grammar?.accept(token);
-        output.push(token);
-        const last = produced + 1 === request.maxTokens || sequence.nextTokenIndex + 1 >= sequence.contextSize;
-        if (!last) {
-          pending = decodeNext(sequence, [token]);
-          await afterDispatch();
-        }
-        yield {
-          token,
-          logprob: logprobs[token],
-          text: text.push(token),
-          ...(topLogprobs > 0 && { top: mostLikely(logprobs, topLogprobs) }),
-        };
-        if (last) return { reason: "length" };
-      }
-      return { reason: "length" };
-    } finally {
-      await pending?.catch(() => undefined);
-    }
+    let next = await tokens.next();
+    for (; !next.done; next = await tokens.next()) yield next.value;
+    return next.value;
   } finally {
+    consumerGone = true;
+    await production;
     lease.release();
+  }
+}
+
+/** The decode loop of one generation: its tokens, then its Finish (or error), into `out`. */
+async function produce(lease: SequenceLease, request: GenerateRequest, out: TokenBuffer<GeneratedToken, Finish>, consumerGone: () => boolean): Promise<void> {
+  try {
+    out.finish(await decodeLoop(lease, request, out, consumerGone));
+  } catch (error) {
+    out.fail(error);
+  }
+}
+
+async function decodeLoop(lease: SequenceLease, request: GenerateRequest, out: TokenBuffer<GeneratedToken, Finish>, consumerGone: () => boolean): Promise<Finish> {
+  const prompt = request.promptTokens;
+  const { model, sequence } = lease;
+  if (prompt.length >= sequence.contextSize) throw new Error(`generate: prompt of ${prompt.length} tokens fills the context (${sequence.contextSize})`);
+  const grammar = request.grammar && (await GrammarConstraint.create(model, request.grammar));
+  const extraStops = new Set(request.stopTokens ?? []);
+  const isStop = (t: number) => extraStops.has(t) || (!request.ignoreEos && model.isEogToken(t as Token));
+  const sampler = new Sampler(request.sampling ?? {}, prompt);
+  const text = new TextStream(model, request.renderSpecialTokens ?? false);
+  const minTokens = request.minTokens ?? 0;
+  const topLogprobs = request.topLogprobs ?? 0;
+  const output: number[] = [];
+
+  let logits = await nextTokenLogits(sequence, await tokensToEvaluate(sequence, prompt));
+  for (let produced = 0; produced < request.maxTokens; produced++) {
+    if (request.signal?.aborted || consumerGone()) return { reason: "abort" };
+    const early = produced < minTokens;
+    const banned = bannedNext(request.bannedSequences ?? [], output);
+    const isAllowed =
+      early || grammar || banned.size > 0
+        ? (t: number) => !banned.has(t) && !(early && isStop(t)) && (grammar?.isAllowed(t) ?? true)
+        : undefined;
+    const token = sampler.sample(logits, isAllowed);
+    const logprobs = logSoftmax(logits);
+    if (isStop(token)) {
+      return { reason: "stop", stopToken: token, stopLogprob: logprobs[token], ...(topLogprobs > 0 && { stopTop: mostLikely(logprobs, topLogprobs) }) };
+    }
+    grammar?.accept(token);
+    output.push(token);
+    const last = produced + 1 === request.maxTokens || sequence.nextTokenIndex + 1 >= sequence.contextSize;
+    // Queued before the token is handed over, so the consumer's turn overlaps this decode.
+    const next = last ? undefined : nextTokenLogits(sequence, [token]);
+    out.push({ token, logprob: logprobs[token], text: text.push(token), ...(topLogprobs > 0 && { top: mostLikely(logprobs, topLogprobs) }) });
+    if (!next) return { reason: "length" };
+    logits = await next;
+  }
+  return { reason: "length" };
+}
+
+/** Tokens from the decode loop to the consumer. The consumer is woken on the next event loop turn,
+ *  after node-llama-cpp has dispatched the decodes queued in this one, so its work runs while
+ *  llama.cpp decodes rather than before. */
+class TokenBuffer<T, R> {
+  private readonly items: T[] = [];
+  private end: { value: R } | { error: unknown } | undefined;
+  private waiter: (() => void) | undefined;
+  private wake: NodeJS.Immediate | undefined;
+
+  push(item: T): void {
+    this.items.push(item);
+    this.signal();
+  }
+
+  finish(value: R): void {
+    this.end = { value };
+    this.signal();
+  }
+
+  fail(error: unknown): void {
+    this.end = { error };
+    this.signal();
+  }
+
+  async next(): Promise<IteratorResult<T, R>> {
+    while (this.items.length === 0 && !this.end) await new Promise<void>((resolve) => (this.waiter = resolve));
+    if (this.items.length > 0) return { done: false, value: this.items.shift()! };
+    if ("error" in this.end!) throw this.end.error;
+    return { done: true, value: this.end!.value };
+  }
+
+  private signal(): void {
+    if (!this.waiter) return;
+    this.wake ??= setImmediate(() => {
+      this.wake = undefined;
+      const waiter = this.waiter;
+      this.waiter = undefined;
+      waiter?.();
+    });
   }
 }
 
@@ -141,19 +190,6 @@ export async function generateText(registry: ModelRegistry, request: GenerateReq
     result.text += step.value.text;
   }
 }
-
-/** nextTokenLogits, started now and awaited later: a failure is handled where it is awaited (or
- *  dropped with the generation), never reported as unhandled while the consumer holds a token. */
-function decodeNext(sequence: LlamaContextSequence, tokens: readonly number[]): Promise<Float32Array> {
-  const logits = nextTokenLogits(sequence, tokens);
-  logits.catch(() => undefined);
-  return logits;
-}
-
-/** Resolves once the decodes queued so far have been dispatched: node-llama-cpp batches the queued
- *  decodes of a context in a setImmediate callback, which runs before this one (callbacks run in
- *  the order they were scheduled). */
-const afterDispatch = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 /** Keeps the cached prefix the prompt shares with the sequence, erases the rest, and returns the
  *  prompt tokens still to evaluate (at least one: its logits are the first step's). */

@@ -29,13 +29,34 @@ interface SequenceInternals {
     tokenMeter: unknown,
     contextShift: unknown,
     logitDataMapper: (batchLogitIndex: number, tokenIndex: number) => Promise<unknown>,
-    afterBatchAction: unknown,
+    afterBatchAction: (stateLength: number) => unknown,
   ): Promise<unknown[]>;
   _tokenMeter: unknown;
   _contextShift: unknown;
-  _takeIntervalCheckpointIfNeededAfterBatch: unknown;
+  _takeIntervalCheckpointIfNeededAfterBatch(stateLength: number): unknown;
   _context: { _ctx: { sampleToken(batchLogitIndex: number, sampler: NativeSampler, probabilities: boolean, confidence: boolean, logits: boolean): Promise<unknown[]> } };
   model: { _model: unknown; _llama: { _bindings: { AddonSampler: new (model: unknown) => NativeSampler } } };
+}
+
+/** One event loop turn, shared by every caller in the current turn. */
+let turn: Promise<void> | undefined;
+function nextTurn(): Promise<void> {
+  return (turn ??= new Promise<void>((resolve) =>
+    setImmediate(() => {
+      resolve();
+      setImmediate(() => (turn = undefined));
+    }),
+  ));
+}
+
+/** What node-llama-cpp runs after a batch, before it looks for the next one: its own checkpoint
+ *  step, then one event loop turn. Each sequence's logits come back through its own native call;
+ *  the turn lets every sequence of the batch sample and queue its next decode, so the next batch
+ *  holds them all (without it, the last ones often missed it and the sequences fell into groups
+ *  decoded one after the other: 8 streams went out in batches of 2–5 tokens). */
+async function afterBatch(s: SequenceInternals, stateLength: number): Promise<void> {
+  await s._takeIntervalCheckpointIfNeededAfterBatch(stateLength);
+  await nextTurn();
 }
 
 const samplers = new WeakMap<LlamaContextSequence, NativeSampler>();
@@ -74,7 +95,7 @@ export async function nextTokenLogits(sequence: LlamaContextSequence, tokens: re
     s._tokenMeter,
     s._contextShift,
     (batchLogitIndex) => s._context._ctx.sampleToken(batchLogitIndex, sampler, false, false, true),
-    s._takeIntervalCheckpointIfNeededAfterBatch,
+    (stateLength: number) => afterBatch(s, stateLength),
   );
   // [token, probabilities, confidence, logits as (token, logit) pairs, total logit weight]
   const pairs = (results[last] as unknown[] | undefined)?.[3] as number[] | undefined;
