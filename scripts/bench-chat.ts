@@ -16,7 +16,8 @@ import { generate } from "@/lib/engine/serving/generate";
 import { SHIPPED_MODEL } from "@/lib/inference/base-models";
 import { flushCalls } from "@/lib/inference/call-recorder";
 import { servingRegistry } from "@/lib/inference/engine";
-import type { ClientJob, Measurement, Run } from "./lib/bench-chat-client";
+import type { ClientJob } from "./lib/bench-chat-client";
+import { closedLoop, type Measurement, type Run } from "./lib/closed-loop";
 import { buildApp, buildIsCurrent } from "./lib/build";
 import { percentile } from "./lib/latency-stats";
 import { serveNext } from "./lib/serve";
@@ -27,15 +28,15 @@ process.chdir(root);
 const CONCURRENCY = (process.env.BENCH_CHAT_STREAMS ?? "1,8,32").split(",").map(Number);
 /** Each level is measured this many times, the two paths alternating, so that a burst of other load
  *  on a shared machine does not land on one path only; tokens/s and CPU are the trials' medians. */
-const TRIALS = Number(process.env.BENCH_CHAT_TRIALS ?? 3);
-/** Timed rounds per trial: at least 32 streams in all (and two rounds), so p99 is not one run. */
-const rounds = (concurrency: number) => Math.max(2, Math.ceil(32 / concurrency));
+const TRIALS = Number(process.env.BENCH_CHAT_TRIALS ?? 5);
+/** Requests per stream in a trial: at least 32 in all (and two per stream), so p99 is not one run. */
+const requestsPerStream = (concurrency: number) => Math.max(2, Math.ceil(32 / concurrency));
 const messages = [{ role: "user", content: "Tell me about the sea." }];
 
 type PathName = "http" | "direct";
 
 interface Trial extends Measurement {
-  /** CPU time of this process (the server and the engine, every thread) over the timed rounds. */
+  /** CPU time of this process (the server and the engine, every thread) over the timed requests. */
   serverCpuMs: number;
 }
 
@@ -70,14 +71,6 @@ function summarise(pathName: PathName, concurrency: number, trials: readonly Tri
     serverCpuUsPerToken: median(trials.map((t) => (t.serverCpuMs * 1000) / tokensOf(t))),
     ...(pathName === "http" && { clientCpuUsPerToken: median(clientCpu) }),
   };
-}
-
-/** Rounds of `concurrency` calls of `once` at a time, timed. */
-async function measureDirectly(concurrency: number, roundCount: number, once: () => Promise<Run>): Promise<Measurement> {
-  const start = performance.now();
-  const runs: Run[] = [];
-  for (let round = 0; round < roundCount; round++) runs.push(...(await Promise.all(Array.from({ length: concurrency }, once))));
-  return { runs, seconds: (performance.now() - start) / 1000 };
 }
 
 /** With BENCH_CHAT_PROFILE=<dir>, each timed measurement also writes a CPU profile of this (the
@@ -165,21 +158,28 @@ async function main() {
     const client = fork(path.join(root, "scripts/lib/bench-chat-client.ts"), [], { execArgv: ["--import", "tsx"] });
     const body = { messages, max_tokens: maxTokens, ignore_eos: true, stream: true, stream_options: { include_usage: true }, seed: 1 };
     const results: Result[] = [];
-    const overhead: { streams: number; throughput: number; serverCpu: number; ttftAddedMs: number }[] = [];
+    const overhead: { streams: number; throughput: number; throughputRange: [number, number]; serverCpu: number; ttftAddedMs: number }[] = [];
     try {
       for (const c of CONCURRENCY) {
-        const direct = () => measureDirectly(c, rounds(c), () => generateDirectly(promptTokens, maxTokens));
-        const http = (roundCount: number) => measureOverHttp(client, { url, key, body, concurrency: c, rounds: roundCount });
-        await measureDirectly(c, 1, () => generateDirectly(promptTokens, maxTokens)); // warm-up rounds of the same shape
+        const direct = (perStream: number) => closedLoop(c, perStream, () => generateDirectly(promptTokens, maxTokens));
+        const http = (perStream: number) => measureOverHttp(client, { url, key, body, concurrency: c, requestsPerStream: perStream });
+        await direct(1); // warm-up of the same shape
         await http(1);
         const trials: Record<PathName, Trial[]> = { direct: [], http: [] };
         for (let t = 1; t <= TRIALS; t++) {
-          trials.direct.push(await trial(`direct-${c}-${t}`, direct));
-          trials.http.push(await trial(`http-${c}-${t}`, () => http(rounds(c))));
+          // Pairs in alternating order (direct first, then HTTP first, …), so neither path is
+          // always the one measured after the other.
+          const order: PathName[] = t % 2 === 1 ? ["direct", "http"] : ["http", "direct"];
+          for (const p of order) trials[p].push(await trial(`${p}-${c}-${t}`, () => (p === "direct" ? direct : http)(requestsPerStream(c))));
         }
         const [d, h] = [summarise("direct", c, trials.direct), summarise("http", c, trials.http)];
         results.push(d, h);
-        overhead.push({ streams: c, throughput: d.tokensPerSecond / h.tokensPerSecond - 1, serverCpu: h.serverCpuUsPerToken / d.serverCpuUsPerToken - 1, ttftAddedMs: h.ttftP50Ms - d.ttftP50Ms });
+        // Each pair ran back to back, so its ratio cancels the slow drifts of a shared machine's
+        // speed; the overhead is the median pair's, with the range of all pairs beside it.
+        const pairs = trials.direct.map((dt, i) => ({ direct: dt, http: trials.http[i] }));
+        const throughputs = pairs.map((p) => tokensOf(p.direct) / p.direct.seconds / (tokensOf(p.http) / p.http.seconds) - 1);
+        const cpus = pairs.map((p) => p.http.serverCpuMs / tokensOf(p.http) / (p.direct.serverCpuMs / tokensOf(p.direct)) - 1);
+        overhead.push({ streams: c, throughput: median(throughputs), throughputRange: [Math.min(...throughputs), Math.max(...throughputs)], serverCpu: median(cpus), ttftAddedMs: h.ttftP50Ms - d.ttftP50Ms });
       }
     } finally {
       client.kill();
@@ -203,10 +203,11 @@ async function main() {
     );
     console.log(
       textTable(
-        "HTTP layer overhead: engine tokens/s ÷ HTTP tokens/s − 1, and the server's CPU per token (HTTP ÷ engine − 1)",
+        "HTTP layer overhead, median of the back-to-back pairs: engine tokens/s ÷ HTTP tokens/s − 1, and the server's CPU per token (HTTP ÷ engine − 1)",
         overhead.map((o) => ({
           streams: String(o.streams),
           "throughput overhead": `${fmt(o.throughput * 100, 1)}%`,
+          "pairs' range": `${fmt(o.throughputRange[0] * 100, 1)}% … ${fmt(o.throughputRange[1] * 100, 1)}%`,
           "CPU overhead": `${fmt(o.serverCpu * 100, 1)}%`,
           "TTFT added ms": fmt(o.ttftAddedMs, 1),
         })),

@@ -4,6 +4,7 @@
 // less per-chunk work than fetch's web streams) and parses only what it measures: the time to the
 // first token chunk and the usage chunk's completion_tokens.
 import http from "node:http";
+import { closedLoop, type Measurement, type Run } from "./closed-loop";
 
 export interface ClientJob {
   url: string;
@@ -11,20 +12,7 @@ export interface ClientJob {
   /** The request body, sent as is. */
   body: unknown;
   concurrency: number;
-  rounds: number;
-}
-
-export interface Run {
-  latencyMs: number;
-  ttftMs: number;
-  tokens: number;
-}
-
-export interface Measurement {
-  runs: Run[];
-  seconds: number;
-  /** CPU time of the client process over the rounds (HTTP measurements only). */
-  clientCpuMs?: number;
+  requestsPerStream: number;
 }
 
 // `timeout` lets the agent honour the server's Keep-Alive hint (it then drops an idle socket a second
@@ -67,17 +55,13 @@ function stream(job: ClientJob, payload: string): Promise<Run> {
   });
 }
 
-/** `rounds` rounds of `concurrency` streams at a time, timed. */
+/** The job's streams over HTTP, timed, with this process's CPU time. */
 export async function measureOverHttp(job: ClientJob): Promise<Measurement> {
   const payload = JSON.stringify(job.body);
-  const round = () => Promise.all(Array.from({ length: job.concurrency }, () => stream(job, payload)));
   const cpu = process.cpuUsage();
-  const start = performance.now();
-  const runs: Run[] = [];
-  for (let r = 0; r < job.rounds; r++) runs.push(...(await round()));
-  const seconds = (performance.now() - start) / 1000;
+  const measurement = await closedLoop(job.concurrency, job.requestsPerStream, () => stream(job, payload));
   const { user, system } = process.cpuUsage(cpu);
-  return { runs, seconds, clientCpuMs: (user + system) / 1000 };
+  return { ...measurement, clientCpuMs: (user + system) / 1000 };
 }
 
 if (process.send) {
