@@ -120,10 +120,12 @@ async function decodeLoop(lease: SequenceLease, request: GenerateRequest, out: T
     }
     grammar?.accept(token);
     output.push(token);
+    const generated: GeneratedToken = { token, logprob: logprobs[token], text: text.push(token), ...(topLogprobs > 0 && { top: mostLikely(logprobs, topLogprobs) }) };
     const last = produced + 1 === request.maxTokens || sequence.nextTokenIndex + 1 >= sequence.contextSize;
-    // Queued before the token is handed over, so the consumer's turn overlaps this decode.
+    // Queued before the token is handed over (nothing between the two can throw and leave the
+    // decode unawaited), so the consumer's turn overlaps this decode.
     const next = last ? undefined : nextTokenLogits(sequence, [token]);
-    out.push({ token, logprob: logprobs[token], text: text.push(token), ...(topLogprobs > 0 && { top: mostLikely(logprobs, topLogprobs) }) });
+    out.push(generated);
     if (!next) return { reason: "length" };
     logits = await next;
   }
