@@ -21,6 +21,18 @@ test("the init API key authenticates; no credentials is a JSON 401, never a redi
   expect(anonymous.headers()["content-type"]).toContain("application/json");
 });
 
+test("a streamed completion tells clients how long an idle connection stays open", async ({ request }) => {
+  // Node's default 5 s equals common clients' own expiry (httpx), a race that resets requests.
+  const res = await request.post("/v1/chat/completions", {
+    headers: { authorization: `Bearer ${E2E_INIT_API_KEY}` },
+    data: { messages: [{ role: "user", content: "Hi" }], max_tokens: 2, stream: true },
+  });
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toContain("text/event-stream");
+  expect(res.headers()["keep-alive"]).toBe("timeout=75");
+  expect(await res.text()).toContain("data: [DONE]");
+});
+
 test("the login page renders and rejects a wrong password", async ({ page }) => {
   await page.goto("/");
   await expect(page).toHaveURL(/\/login$/);

@@ -143,6 +143,8 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
     },
   });
   return new Response(body, {
-    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", connection: "keep-alive", ...headers },
+    // No explicit `Connection` header: Node then sends its own with the Keep-Alive timeout hint,
+    // which lets clients drop an idle connection before the server does.
+    headers: { "content-type": "text/event-stream; charset=utf-8", "cache-control": "no-cache, no-transform", ...headers },
   });
 }

@@ -16,8 +16,7 @@ export interface ClientJob {
 }
 
 // `timeout` lets the agent honour the server's Keep-Alive hint (it then drops an idle socket a second
-// before the server would): without it a socket closed by the server between trials can be reused
-// at that very moment, and the request fails with "socket hang up".
+// before the server would), so a socket is never reused at the moment the server closes it.
 const agent = new http.Agent({ keepAlive: true, maxSockets: Infinity, timeout: 60_000 });
 
 function stream(job: ClientJob, payload: string): Promise<Run> {

@@ -5,6 +5,8 @@ import next from "next";
 // Next's production server inside this process (it owns the embedded database), as npm start
 // runs it; also used by benchmarks that measure the real HTTP stack.
 
+const KEEP_ALIVE_TIMEOUT_MS = 75_000;
+
 export interface RunningServer {
   port: number;
   close(): Promise<void>;
@@ -15,6 +17,10 @@ export async function serveNext({ root, host, port }: { root: string; host: stri
   const handler = app.getRequestHandler();
   await app.prepare();
   const server = http.createServer((req, res) => void handler(req, res));
+  // Node closes idle keep-alive connections after 5 s, the same expiry several HTTP clients use
+  // (httpx's): a request sent on a connection at that moment is reset. 75 s, as nginx does.
+  server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+  server.headersTimeout = KEEP_ALIVE_TIMEOUT_MS + 1000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(port, host, resolve);
