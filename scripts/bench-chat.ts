@@ -128,6 +128,31 @@ async function generateDirectly(promptTokens: number[], maxTokens: number): Prom
   return { latencyMs: performance.now() - start, ttftMs, tokens };
 }
 
+interface PerRequest {
+  /** Server CPU per request, in milliseconds. */
+  httpMs: number;
+  directMs: number;
+}
+
+/** The fixed cost of a request apart from its tokens: one-token requests one at a time, HTTP and
+ *  in-process in back-to-back pairs, server CPU per request (medians). */
+async function measurePerRequest(client: ChildProcess, job: Omit<ClientJob, "concurrency" | "requestsPerStream">, promptTokens: number[]): Promise<PerRequest> {
+  const count = 100;
+  const cpuPerRequest = async (run: () => Promise<unknown>) => {
+    const cpu = process.cpuUsage();
+    await run();
+    const { user, system } = process.cpuUsage(cpu);
+    return (user + system) / 1000 / count;
+  };
+  const http = () => cpuPerRequest(() => measureOverHttp(client, { ...job, concurrency: 1, requestsPerStream: count }));
+  const direct = () => cpuPerRequest(() => closedLoop(1, count, () => generateDirectly(promptTokens, 1)));
+  await http();
+  await direct();
+  const pairs: PerRequest[] = [];
+  for (let t = 0; t < TRIALS; t++) pairs.push({ httpMs: await http(), directMs: await direct() });
+  return { httpMs: median(pairs.map((p) => p.httpMs)), directMs: median(pairs.map((p) => p.directMs)) };
+}
+
 async function main() {
   if (!fs.existsSync(SHIPPED_MODEL.gguf)) throw new Error(`bench:chat needs ${SHIPPED_MODEL.gguf} (npm run pretrain)`);
   if (!buildIsCurrent(root)) buildApp(root);
@@ -158,6 +183,7 @@ async function main() {
     const client = fork(path.join(root, "scripts/lib/bench-chat-client.ts"), [], { execArgv: ["--import", "tsx"] });
     const body = { messages, max_tokens: maxTokens, ignore_eos: true, stream: true, stream_options: { include_usage: true }, seed: 1 };
     const results: Result[] = [];
+    let perRequest: PerRequest | undefined;
     const overhead: { streams: number; throughput: number; throughputRange: [number, number]; serverCpu: number; ttftAddedMs: number }[] = [];
     try {
       for (const c of CONCURRENCY) {
@@ -181,6 +207,7 @@ async function main() {
         const cpus = pairs.map((p) => p.http.serverCpuMs / tokensOf(p.http) / (p.direct.serverCpuMs / tokensOf(p.direct)) - 1);
         overhead.push({ streams: c, throughput: median(throughputs), throughputRange: [Math.min(...throughputs), Math.max(...throughputs)], serverCpu: median(cpus), ttftAddedMs: h.ttftP50Ms - d.ttftP50Ms });
       }
+      perRequest = await measurePerRequest(client, { url, key, body: { ...body, max_tokens: 1 } }, promptTokens);
     } finally {
       client.kill();
     }
@@ -213,8 +240,15 @@ async function main() {
         })),
       ),
     );
+    if (perRequest) {
+      console.log(
+        `per request (max_tokens 1, one at a time, median of ${TRIALS} pairs): server CPU ${fmt(perRequest.httpMs, 2)} ms over HTTP, ` +
+          `${fmt(perRequest.directMs, 2)} ms in-process: the HTTP layer's fixed cost is ${fmt(perRequest.httpMs - perRequest.directMs, 2)} ms a request ` +
+          `(${fmt(((perRequest.httpMs - perRequest.directMs) * 1000) / maxTokens)} µs per token of a ${maxTokens}-token completion)`,
+      );
+    }
     console.log(`load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}`);
-    console.log(JSON.stringify({ benchmark: "chat", maxTokens, promptTokens: promptTokens.length, results, overhead }));
+    console.log(JSON.stringify({ benchmark: "chat", maxTokens, promptTokens: promptTokens.length, results, overhead, perRequest }));
     await server.close();
     await flushCalls();
   } finally {
