@@ -79,7 +79,12 @@ test("the admin creates an API key, uses it from code, and a revoked key stops w
   await expect(page.getByRole("row", { name: /made by a program/ })).toBeVisible();
 
   await row.getByRole("button", { name: "Revoke e2e runner" }).click();
+  // Wait for the revocation itself: while the dialog is open the table is hidden from the
+  // accessibility tree, so "no such row" alone could pass before the request has been answered.
+  const revocation = page.waitForResponse((r) => r.request().method() === "DELETE" && r.url().includes("/v1/api-keys/"));
   await page.getByRole("dialog", { name: /Revoke/ }).getByRole("button", { name: "Revoke key" }).click();
+  expect((await revocation).status()).toBe(200);
+  await expect(page.getByRole("dialog", { name: /Revoke/ })).toBeHidden();
   await expect(page.getByRole("row", { name: /e2e runner/ })).toHaveCount(0);
   const after = await program.get("/v1/me", { headers: { authorization: `Bearer ${secret}` } });
   expect(after.status()).toBe(401);
