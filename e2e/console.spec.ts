@@ -1,5 +1,6 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { E2E_ADMIN } from "../playwright.config";
+import { signIn } from "./session";
 
 // The console as a team uses it: the admin signs in, creates an API key and uses it from code,
 // revokes it; creates a team and an annotator, who signs in and sees only the annotation area.
@@ -9,13 +10,6 @@ test.describe.configure({ mode: "serial" });
 
 const TEAM = "labelers";
 const ANNOTATOR = "ann-e2e";
-
-async function signIn(page: Page, login: string, password: string) {
-  await page.goto("/login");
-  await page.getByLabel("Username or email").fill(login);
-  await page.getByLabel("Password").fill(password);
-  await page.keyboard.press("Enter");
-}
 
 test("a fresh instance's sign-in page tells the admin how to sign in", async ({ page }) => {
   await page.goto("/");

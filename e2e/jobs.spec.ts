@@ -1,30 +1,20 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { expect, test, type APIRequestContext, type Page } from "@playwright/test";
-import { E2E_ADMIN, E2E_INIT_API_KEY } from "../playwright.config";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { adminAuth, signInAsAdmin } from "./session";
 
 // Training from the console as an engineer does it: upload a small JSONL on a model's page and
 // start an SFT job, watch its monitor go to succeeded live (progress, loss chart, events), chat
 // with the new checkpoint, and compare it side by side with the base model. And cancelling a
 // long job from its monitor. The server is a real `npm start`: its embedded runner trains.
 
-const auth = { authorization: `Bearer ${E2E_INIT_API_KEY}` };
-
-async function signIn(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("Username or email").fill(E2E_ADMIN.username);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/playground$/);
-}
-
 async function createModel(request: APIRequestContext, name: string) {
-  const response = await request.post("/v1/preview/models", { headers: auth, data: { project: "default", name, base_model: "anneal/tiny-chat", return_existing: true } });
+  const response = await request.post("/v1/preview/models", { headers: adminAuth, data: { project: "default", name, base_model: "anneal/tiny-chat", return_existing: true } });
   expect(response.status()).toBe(200);
   const model = (await response.json()) as { id: string; entity: string; project: string; name: string };
   // The console lists the workspace team's models; other specs may have switched it (it is saved).
-  const workspace = await request.put("/v1/me/workspace", { headers: auth, data: { team: model.entity, project: model.project } });
+  const workspace = await request.put("/v1/me/workspace", { headers: adminAuth, data: { team: model.entity, project: model.project } });
   expect(workspace.status()).toBe(200);
   return model;
 }
@@ -41,7 +31,7 @@ function writeDataset(name: string, lines: string[]): string {
 test("train a model from an uploaded JSONL, watch it succeed, chat with the checkpoint and compare it with the base", async ({ page, request }) => {
   test.setTimeout(120_000);
   const model = await createModel(request, "e2e-sft");
-  await signIn(page);
+  await signInAsAdmin(page);
 
   await page.goto(`/models/${model.id}`);
   await expect(page.locator("[data-slot=model-jobs]")).toContainText("No jobs yet");
@@ -129,10 +119,10 @@ test("train on recorded calls picked in a table", async ({ page, request }) => {
   const model = await createModel(request, "e2e-calls");
   // A program's chat completions are recorded as calls of its project.
   for (const content of ["Name a colour.", "Name a fruit."]) {
-    const response = await request.post("/v1/chat/completions", { headers: auth, data: { model: "anneal/tiny-chat", messages: [{ role: "user", content }], max_tokens: 6 } });
+    const response = await request.post("/v1/chat/completions", { headers: adminAuth, data: { model: "anneal/tiny-chat", messages: [{ role: "user", content }], max_tokens: 6 } });
     expect(response.status()).toBe(200);
   }
-  await signIn(page);
+  await signInAsAdmin(page);
   await page.goto("/jobs");
   await page.getByRole("button", { name: "New job" }).click();
   const dialog = page.getByRole("dialog", { name: "New training job" });
@@ -164,10 +154,10 @@ test("run RL on logged trajectory groups picked by split", async ({ page, reques
       { messages_and_choices: [{ role: "user", content: prompt }, choice("No idea.")], reward: 0 },
     ],
   });
-  const logged = await request.post(`/v1/preview/models/${model.id}/log`, { headers: auth, data: { split: "train", trajectory_groups: [group("Who are you?"), group("Name?")] } });
+  const logged = await request.post(`/v1/preview/models/${model.id}/log`, { headers: adminAuth, data: { split: "train", trajectory_groups: [group("Who are you?"), group("Name?")] } });
   expect(logged.status()).toBe(200);
 
-  await signIn(page);
+  await signInAsAdmin(page);
   await page.goto(`/models/${model.id}`);
   await page.getByRole("button", { name: "Train", exact: true }).click();
   const dialog = page.getByRole("dialog", { name: "Train e2e-rl" });
@@ -188,11 +178,11 @@ test("cancel a running job from its monitor", async ({ page, request }) => {
   const model = await createModel(request, "e2e-cancel");
   // 2000 examples one per step: minutes of work, so the cancel (seen within a 5 s heartbeat) lands mid-run.
   const training_data = Array.from({ length: 2000 }, (_, i) => ({ messages: [{ role: "user", content: PROMPTS[i % PROMPTS.length] }, { role: "assistant", content: "I am Anneal." }] }));
-  const created = await request.post("/v1/preview/sft-training-jobs", { headers: auth, data: { model_id: model.id, training_data, config: { batch_size: 1 } } });
+  const created = await request.post("/v1/preview/sft-training-jobs", { headers: adminAuth, data: { model_id: model.id, training_data, config: { batch_size: 1 } } });
   expect(created.status()).toBe(200);
   const { id } = (await created.json()) as { id: string };
 
-  await signIn(page);
+  await signInAsAdmin(page);
   await page.goto(`/jobs/${id}`);
   await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "running", { timeout: 30_000 });
   await expect(page.getByRole("img", { name: "loss by step" })).toBeVisible(); // steps are arriving
@@ -203,7 +193,7 @@ test("cancel a running job from its monitor", async ({ page, request }) => {
   await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "cancelled", { timeout: 30_000 });
   await expect(page.getByText(/Cancelled/).first()).toBeVisible();
   await expect(page.getByTestId("job-event").last()).toHaveAttribute("data-type", "training_failed");
-  const job = await (await request.get(`/v1/preview/training-jobs/${id}`, { headers: auth })).json();
+  const job = await (await request.get(`/v1/preview/training-jobs/${id}`, { headers: adminAuth })).json();
   expect(job).toMatchObject({ status: "cancelled", checkpoint_step: null });
   expect(job.steps_done).toBeLessThan(2000);
 });

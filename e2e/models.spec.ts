@@ -1,5 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
-import { E2E_ADMIN, E2E_INIT_API_KEY } from "../playwright.config";
+import { expect, test } from "@playwright/test";
+import { adminAuth, signInAsAdmin } from "./session";
 
 // The Models pages as an engineer uses them: create a model from the console, find it listed,
 // open it; log trajectory groups from code and read them back as charts and transcripts; open
@@ -7,16 +7,6 @@ import { E2E_ADMIN, E2E_INIT_API_KEY } from "../playwright.config";
 // base model, is the one to chat with.)
 
 const MODEL = "e2e-agent";
-const auth = { authorization: `Bearer ${E2E_INIT_API_KEY}` };
-
-async function signIn(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("Username or email").fill(E2E_ADMIN.username);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/playground$/);
-}
-
 const trajectory = (reward: number, answer: string) => ({
   messages_and_choices: [
     { role: "system", content: "Answer with a number." },
@@ -29,7 +19,7 @@ const trajectory = (reward: number, answer: string) => ({
 
 test("create a model, see logged groups as charts and transcripts, open it in the playground, delete it", async ({ page, request }) => {
   test.setTimeout(90_000);
-  await signIn(page);
+  await signInAsAdmin(page);
   await page.getByRole("link", { name: "Models" }).click();
   await expect(page).toHaveURL(/\/models$/);
   await expect(page.getByRole("table", { name: "Base models" }).getByRole("row", { name: /anneal\/tiny-chat/ })).toContainText("trainable");
@@ -64,10 +54,10 @@ test("create a model, see logged groups as charts and transcripts, open it in th
   await expect(page.getByLabel("Log trajectory groups from code")).toContainText(`/v1/preview/models/${modelId}/log`);
 
   // A program logs rollouts with an API key, as ART's model.log() does.
-  const model = await (await request.get(`/v1/preview/models/${modelId}`, { headers: auth })).json();
+  const model = await (await request.get(`/v1/preview/models/${modelId}`, { headers: adminAuth })).json();
   const name = `${model.entity}/${model.project}/${MODEL}`;
   const log = async (split: string, groups: unknown[]) => {
-    const response = await request.post(`/v1/preview/models/${modelId}/log`, { headers: auth, data: { split, trajectory_groups: groups } });
+    const response = await request.post(`/v1/preview/models/${modelId}/log`, { headers: adminAuth, data: { split, trajectory_groups: groups } });
     expect(response.status()).toBe(200);
   };
   await log("val", [{ trajectories: [trajectory(1, "4"), trajectory(0, "5")] }, { trajectories: [trajectory(1, "4")] }]);
@@ -115,5 +105,5 @@ test("create a model, see logged groups as charts and transcripts, open it in th
   await expect(page).toHaveURL(/\/models$/);
   // Other specs' models may share the workspace: this one's row is what must be gone.
   await expect(page.getByRole("row", { name: new RegExp(MODEL) })).toHaveCount(0);
-  expect((await request.get(`/v1/preview/models/${modelId}`, { headers: auth })).status()).toBe(404);
+  expect((await request.get(`/v1/preview/models/${modelId}`, { headers: adminAuth })).status()).toBe(404);
 });

@@ -3,7 +3,8 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
-import { E2E_ADMIN, E2E_INIT_API_KEY } from "../playwright.config";
+import { E2E_INIT_API_KEY } from "../playwright.config";
+import { signInAsAdmin } from "./session";
 
 // The playground as an engineer uses it: pick the tiny model, chat with a streamed answer, read
 // its logprobs, compare two parameter sets side by side, copy the request as code and run that
@@ -13,20 +14,12 @@ import { E2E_ADMIN, E2E_INIT_API_KEY } from "../playwright.config";
 const run = promisify(execFile);
 const SNIPPET_DIR = path.resolve(".test-results", "snippets");
 
-async function signIn(page: Page) {
-  await page.goto("/login");
-  await page.getByLabel("Username or email").fill(E2E_ADMIN.username);
-  await page.getByLabel("Password").fill(E2E_ADMIN.password);
-  await page.keyboard.press("Enter");
-  await expect(page).toHaveURL(/\/playground$/);
-}
-
 const params = (page: Page) => page.getByRole("complementary", { name: "Parameters" });
 
 test("a user picks the tiny model, chats with streaming, compares two parameter sets and runs the copied snippet", async ({ page, context }) => {
   test.setTimeout(120_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
-  await signIn(page);
+  await signInAsAdmin(page);
 
   // Pick the model and keep answers short.
   await params(page).getByLabel("Model").selectOption("anneal/tiny-chat");
@@ -119,7 +112,7 @@ test("a user picks the tiny model, chats with streaming, compares two parameter 
 });
 
 test("the Stats page charts the playground's calls per project and lists them by model", async ({ page }) => {
-  await signIn(page);
+  await signInAsAdmin(page);
   const project = (await page.getByText(/^Svc-Project: /).innerText()).replace("Svc-Project: ", "");
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Stats" }).click();
   await expect(page.getByRole("heading", { name: "Stats", level: 1 })).toBeVisible();

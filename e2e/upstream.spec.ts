@@ -1,25 +1,25 @@
 import { expect, test } from "@playwright/test";
-import { E2E_INIT_API_KEY, E2E_UPSTREAM } from "../playwright.config";
+import { E2E_UPSTREAM } from "../playwright.config";
+import { adminAuth } from "./session";
 
 // A second Anneal instance (a real server, its own process and database) registered in the first
 // as the upstream of `upstream/tiny-chat`: requests pass through, streamed too, and both record them.
 
-const auth = { authorization: `Bearer ${E2E_INIT_API_KEY}` };
 const upstreamAuth = { authorization: `Bearer ${E2E_UPSTREAM.key}` };
 const messages = [{ role: "user", content: "Hi!" }];
 
 test("chat completions pass through to the upstream instance, with and without streaming", async ({ request }) => {
-  const models = await (await request.get("/v1/models", { headers: auth })).json();
+  const models = await (await request.get("/v1/models", { headers: adminAuth })).json();
   expect(models.data.map((m: { id: string }) => m.id)).toEqual(expect.arrayContaining(["anneal/tiny-chat", "upstream/tiny-chat"]));
 
-  const whole = await request.post("/v1/chat/completions", { headers: auth, data: { model: "upstream/tiny-chat", messages, max_tokens: 8, seed: 3 } });
+  const whole = await request.post("/v1/chat/completions", { headers: adminAuth, data: { model: "upstream/tiny-chat", messages, max_tokens: 8, seed: 3 } });
   expect(whole.status()).toBe(200);
   const body = await whole.json();
   expect(body.model).toBe("upstream/tiny-chat");
-  const local = await (await request.post("/v1/chat/completions", { headers: auth, data: { model: "anneal/tiny-chat", messages, max_tokens: 8, seed: 3 } })).json();
+  const local = await (await request.post("/v1/chat/completions", { headers: adminAuth, data: { model: "anneal/tiny-chat", messages, max_tokens: 8, seed: 3 } })).json();
   expect(body.choices[0].message.content).toBe(local.choices[0].message.content);
 
-  const streamed = await request.post("/v1/chat/completions/", { headers: auth, data: { model: "upstream/tiny-chat", messages, max_tokens: 8, seed: 3, stream: true } });
+  const streamed = await request.post("/v1/chat/completions/", { headers: adminAuth, data: { model: "upstream/tiny-chat", messages, max_tokens: 8, seed: 3, stream: true } });
   expect(streamed.status()).toBe(200);
   const events = (await streamed.text()).split("\n\n").filter(Boolean);
   expect(events.at(-1)).toBe("data: [DONE]");
@@ -36,7 +36,7 @@ test("chat completions pass through to the upstream instance, with and without s
 });
 
 test("the trailing-slash path answers directly, without a redirect", async ({ request }) => {
-  const response = await request.post("/v1/chat/completions/", { headers: auth, data: { messages, max_tokens: 2 }, maxRedirects: 0 });
+  const response = await request.post("/v1/chat/completions/", { headers: adminAuth, data: { messages, max_tokens: 2 }, maxRedirects: 0 });
   expect(response.status()).toBe(200);
   expect((await response.json()).object).toBe("chat.completion");
 });
