@@ -1,8 +1,10 @@
 // npm run bench:chat — the embedded tiny model behind the real HTTP stack (Next in this process,
 // the route wrapper, SSE) at 1, 8 and 32 concurrent streams: tokens/s, p50/p99 latency and time to
 // first token; and the HTTP layer's overhead against calling the engine directly, in the same
-// process, on the same loaded model, in the same run. The HTTP client runs in a child process
-// (scripts/lib/bench-chat-client.ts), so parsing the streams does not load the server's event loop.
+// process, on the same loaded model, in the same run: the same request, parsed by the same schema,
+// handed to the engine thread that the route hands it to, its events read here. The HTTP client
+// runs in a child process (scripts/lib/bench-chat-client.ts), so parsing the streams does not load
+// the server's event loop.
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -12,10 +14,11 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { createUser } from "@/lib/auth/users";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { generate } from "@/lib/engine/serving/generate";
 import { SHIPPED_MODEL } from "@/lib/inference/base-models";
 import { flushCalls } from "@/lib/inference/call-recorder";
-import { servingRegistry } from "@/lib/inference/engine";
+import { chatCompletionRequestSchema } from "@/lib/inference/chat-request";
+import { embeddedEngine } from "@/lib/inference/engine";
+import type { CompletionJob } from "@/lib/inference/engine-thread/messages";
 import type { ClientJob } from "./lib/bench-chat-client";
 import { closedLoop, type Measurement, type Run } from "./lib/closed-loop";
 import { buildApp, buildIsCurrent } from "./lib/build";
@@ -117,13 +120,22 @@ function measureOverHttp(client: ChildProcess, job: ClientJob): Promise<Measurem
   });
 }
 
-async function generateDirectly(promptTokens: number[], maxTokens: number): Promise<Run> {
+/** The HTTP request's body as the route hands it to the engine (parsed, with its defaults). */
+function engineJob(body: unknown): CompletionJob {
+  return { gguf: SHIPPED_MODEL.gguf, servedName: SHIPPED_MODEL.name, trainable: SHIPPED_MODEL.trainable, request: chatCompletionRequestSchema.parse(body) };
+}
+
+/** One completion straight from the engine, its events read as the SSE writer reads them. */
+async function completeDirectly(job: CompletionJob): Promise<Run> {
   const start = performance.now();
   let ttftMs = NaN;
   let tokens = 0;
-  const stream = generate(servingRegistry(), { model: SHIPPED_MODEL.gguf, promptTokens, maxTokens, ignoreEos: true, sampling: { seed: 1 } });
-  for await (const _ of stream) {
-    if (tokens++ === 0) ttftMs = performance.now() - start;
+  const run = embeddedEngine().start(job);
+  await run.prepared;
+  for await (const event of run.events()) {
+    if (event.kind !== "delta") continue;
+    if (tokens === 0) ttftMs = performance.now() - start;
+    tokens += event.tokenIds.length;
   }
   return { latencyMs: performance.now() - start, ttftMs, tokens };
 }
@@ -136,7 +148,7 @@ interface PerRequest {
 
 /** The fixed cost of a request apart from its tokens: one-token requests one at a time, HTTP and
  *  in-process in back-to-back pairs, server CPU per request (medians). */
-async function measurePerRequest(client: ChildProcess, job: Omit<ClientJob, "concurrency" | "requestsPerStream">, promptTokens: number[]): Promise<PerRequest> {
+async function measurePerRequest(client: ChildProcess, job: Omit<ClientJob, "concurrency" | "requestsPerStream">): Promise<PerRequest> {
   const count = 100;
   const cpuPerRequest = async (run: () => Promise<unknown>) => {
     const cpu = process.cpuUsage();
@@ -145,7 +157,8 @@ async function measurePerRequest(client: ChildProcess, job: Omit<ClientJob, "con
     return (user + system) / 1000 / count;
   };
   const http = () => cpuPerRequest(() => measureOverHttp(client, { ...job, concurrency: 1, requestsPerStream: count }));
-  const direct = () => cpuPerRequest(() => closedLoop(1, count, () => generateDirectly(promptTokens, 1)));
+  const engine = engineJob(job.body);
+  const direct = () => cpuPerRequest(() => closedLoop(1, count, () => completeDirectly(engine)));
   await http();
   await direct();
   const pairs: PerRequest[] = [];
@@ -168,15 +181,12 @@ async function main() {
     const server = await serveNext({ root, host: "127.0.0.1", port: 0 });
     const url = `http://127.0.0.1:${server.port}`;
 
-    const model = await servingRegistry().model(SHIPPED_MODEL.gguf);
-    const context = servingRegistry().contextSize(model);
-    const probe = await (await fetch(`${url}/v1/chat/completions`, {
-      method: "POST",
-      headers: { "content-type": "application/json", authorization: `Bearer ${key}` },
-      body: JSON.stringify({ messages, max_tokens: 1, return_token_ids: true }),
-    })).json();
-    const promptTokens: number[] = probe.prompt_token_ids;
-    const maxTokens = Math.min(128, context - promptTokens.length - 1);
+    // Without max_tokens a completion may fill the context: its budget plus the prompt is the context.
+    const probe = embeddedEngine().start(engineJob({ messages }));
+    const { promptTokens, maxTokens: room } = await probe.prepared;
+    probe.abort();
+    const context = promptTokens.length + room;
+    const maxTokens = Math.min(128, room - 1);
     console.log(`model: ${SHIPPED_MODEL.name}, context ${context} tokens; prompt ${promptTokens.length} tokens + ${maxTokens} generated${maxTokens < 128 ? " (128 do not fit this model's context)" : ""}`);
     console.log(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")} on ${os.cpus().length} CPUs`);
 
@@ -187,7 +197,8 @@ async function main() {
     const overhead: { streams: number; throughput: number; throughputRange: [number, number]; serverCpu: number; ttftAddedMs: number }[] = [];
     try {
       for (const c of CONCURRENCY) {
-        const direct = (perStream: number) => closedLoop(c, perStream, () => generateDirectly(promptTokens, maxTokens));
+        const job = engineJob(body);
+        const direct = (perStream: number) => closedLoop(c, perStream, () => completeDirectly(job));
         const http = (perStream: number) => measureOverHttp(client, { url, key, body, concurrency: c, requestsPerStream: perStream });
         await direct(1); // warm-up of the same shape
         await http(1);
@@ -207,7 +218,7 @@ async function main() {
         const cpus = pairs.map((p) => p.http.serverCpuMs / tokensOf(p.http) / (p.direct.serverCpuMs / tokensOf(p.direct)) - 1);
         overhead.push({ streams: c, throughput: median(throughputs), throughputRange: [Math.min(...throughputs), Math.max(...throughputs)], serverCpu: median(cpus), ttftAddedMs: h.ttftP50Ms - d.ttftP50Ms });
       }
-      perRequest = await measurePerRequest(client, { url, key, body: { ...body, max_tokens: 1 } }, promptTokens);
+      perRequest = await measurePerRequest(client, { url, key, body: { ...body, max_tokens: 1 } });
     } finally {
       client.kill();
     }
@@ -252,7 +263,7 @@ async function main() {
     await server.close();
     await flushCalls();
   } finally {
-    await servingRegistry().dispose();
+    await embeddedEngine().dispose();
     await closeDatabase();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }

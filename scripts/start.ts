@@ -7,6 +7,7 @@ import { ensureDataDirs } from "@/lib/config/paths";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { flushCalls } from "@/lib/inference/call-recorder";
+import { embeddedEngine } from "@/lib/inference/engine";
 import { runnerSettingsFromEnv, TrainingRunner } from "@/lib/training/jobs/runner";
 import { buildApp, buildIsCurrent } from "./lib/build";
 import { serveNext } from "./lib/serve";
@@ -29,6 +30,9 @@ async function main() {
   const report = await bootstrapInstance(env);
 
   const server = await serveNext({ root, host: env.HOST, port: env.PORT });
+  // The engine thread starts now, not on the first chat completion (it loads in ~1 s); a failure
+  // shows in /v1/system-check and in that completion's error.
+  embeddedEngine().probe().catch(() => undefined);
   // Training runs here too (on worker threads); ANNEAL_TRAINING_CONCURRENCY=0 leaves it to workers.
   const runner = env.ANNEAL_TRAINING_CONCURRENCY > 0 ? new TrainingRunner(runnerSettingsFromEnv("embedded")) : null;
   await runner?.start();
@@ -40,6 +44,7 @@ async function main() {
     stopping = true;
     console.log(`anneal: ${signal}: shutting down`);
     await server.close();
+    await embeddedEngine().dispose(); // generations in progress end; their calls are recorded
     await runner?.stop(); // a job in progress goes back to the queue
     await flushCalls(); // recorded calls still in the write-behind buffer
     await closeDatabase(); // PGlite must be closed to be durable

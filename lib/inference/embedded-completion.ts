@@ -1,21 +1,15 @@
-import type { Token } from "node-llama-cpp";
-import { promptLogprobs } from "@/lib/engine/serving/prompt-logprobs";
-import { AppError, badRequest } from "@/lib/http/errors";
+import { badRequest } from "@/lib/http/errors";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { ChatCompletion } from "@/lib/inference/chat-response";
 import { messageText } from "@/lib/inference/chat-template";
 import { collectChoices } from "@/lib/inference/collect-choices";
-import { LOGPROB_FLOOR } from "@/lib/inference/logprob-entry";
 import type { Completion } from "@/lib/inference/create-chat-completion";
-import { admit, servingRegistry } from "@/lib/inference/engine";
-import { buildPrompt } from "@/lib/inference/prompt";
+import { admit, embeddedEngine } from "@/lib/inference/engine";
 import type { EmbeddedModel } from "@/lib/inference/resolve-model";
-import { runChoices, type ChoicePlan } from "@/lib/inference/run-choices";
 import { streamChatCompletion } from "@/lib/inference/stream-chat-completion";
-import { grammarFor } from "@/lib/inference/structured-output";
 
-// A chat completion on the embedded engine: render and tokenize the prompt, generate the n
-// choices, answer as JSON or as an SSE stream.
+// A chat completion on the embedded engine: the engine thread renders and tokenizes the prompt and
+// generates the n choices; this side answers with JSON or an SSE stream and records the call.
 
 export const MAX_LOGPROBS = 20;
 export const SYSTEM_FINGERPRINT = "anneal-0.1.0";
@@ -32,20 +26,6 @@ function refuseUnsupported(r: ChatCompletionRequest): void {
   }
 }
 
-/** vLLM's prompt_logprobs: null for the first token, then {"<id>": {logprob, rank, decoded_token}}
- *  holding the prompt's own token and the most likely alternatives. */
-async function describePromptLogprobs(plan: ChoicePlan, topLogprobs: number) {
-  const entries = await promptLogprobs(plan.registry, { model: plan.resolved.gguf, adapter: plan.resolved.adapter, promptTokens: plan.promptTokens, topLogprobs });
-  const decoded = (token: number) => plan.model.detokenize([token as Token], true);
-  return entries.map((entry) => {
-    if (!entry) return null;
-    const out: Record<string, { logprob: number; rank: number; decoded_token: string }> = {};
-    entry.top.forEach((t, i) => (out[t.token] = { logprob: Math.max(t.logprob, LOGPROB_FLOOR), rank: i + 1, decoded_token: decoded(t.token) }));
-    out[entry.token] = { logprob: Math.max(entry.logprob, LOGPROB_FLOOR), rank: entry.rank, decoded_token: decoded(entry.token) };
-    return out;
-  });
-}
-
 export async function completeOnEmbeddedEngine(completion: Completion, resolved: EmbeddedModel): Promise<ChatCompletion | Response> {
   const { request, signal } = completion.ctx;
   refuseUnsupported(request);
@@ -53,24 +33,12 @@ export async function completeOnEmbeddedEngine(completion: Completion, resolved:
   let streaming = false;
   let promptTokens = 0;
   try {
-    const registry = servingRegistry();
-    const model = await registry.model(resolved.gguf).catch((error: unknown) => {
-      throw new AppError("unavailable", `Model '${resolved.servedName}' cannot be loaded: ${(error as Error).message}`);
-    });
-    const prompt = buildPrompt(model, registry.contextSize(model), request);
-    promptTokens = prompt.tokens.length;
-    const wantLogprobs = request.logprobs ?? resolved.base.trainable; // RL needs them: on unless refused
-    const plan: ChoicePlan = {
-      registry,
-      model,
-      resolved,
-      request,
-      promptTokens: prompt.tokens,
-      maxTokens: prompt.maxTokens,
-      grammar: grammarFor(request),
-      logprobs: wantLogprobs ? { top: request.top_logprobs, asTokenIds: request.return_tokens_as_token_ids ?? resolved.base.trainable } : null,
+    const run = embeddedEngine().start(
+      { gguf: resolved.gguf, adapter: resolved.adapter, servedName: resolved.servedName, trainable: resolved.base.trainable, request },
       signal,
-    };
+    );
+    const prepared = await run.prepared;
+    promptTokens = prepared.promptTokens.length;
     const last = request.messages.at(-1)!;
     const echo = request.echo && last.role === "assistant" ? messageText(last, request.messages.length - 1) : "";
     const header = { id: completion.id, created: completion.created, model: resolved.servedName, systemFingerprint: SYSTEM_FINGERPRINT };
@@ -78,7 +46,9 @@ export async function completeOnEmbeddedEngine(completion: Completion, resolved:
     if (request.stream) {
       streaming = true;
       return streamChatCompletion({
-        plan,
+        run,
+        request,
+        promptTokens: prepared.promptTokens,
         header,
         echo,
         headers: completion.callHeaders,
@@ -86,8 +56,10 @@ export async function completeOnEmbeddedEngine(completion: Completion, resolved:
         onDone: release,
       });
     }
-    const promptLogprobsValue = request.prompt_logprobs === undefined ? null : await describePromptLogprobs(plan, request.prompt_logprobs);
-    const body = { ...(await collectChoices(runChoices(plan), { header, echo, request, promptTokens: prompt.tokens })), prompt_logprobs: promptLogprobsValue };
+    const body = {
+      ...(await collectChoices(run.events(), { header, echo, request, promptTokens: prepared.promptTokens })),
+      prompt_logprobs: prepared.promptLogprobs ?? null,
+    };
     completion.record({ output: body, promptTokens, completionTokens: body.usage.completion_tokens, status: signal.aborted ? "cancelled" : "success" });
     return Response.json(body, { headers: completion.callHeaders });
   } catch (error) {

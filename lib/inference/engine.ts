@@ -1,16 +1,16 @@
 import { getEnv } from "@/lib/config/env";
-import { ModelRegistry } from "@/lib/engine/serving/model-registry";
 import { AppError } from "@/lib/http/errors";
+import { EngineThread } from "@/lib/inference/engine-thread/engine-client";
 
-// The process's embedded engine: one ModelRegistry (loaded models, contexts, sequences), shared
+// The process's embedded engine: one thread (engine-thread/) holding the loaded models, shared
 // through globalThis by every route bundle; and admission control, so a burst beyond what the
 // sequences plus a bounded queue can hold is refused with 429 instead of piling up.
 
-const key = Symbol.for("anneal.servingRegistry");
-type Holder = { [key]?: ModelRegistry };
+const key = Symbol.for("anneal.embeddedEngine");
+type Holder = { [key]?: EngineThread };
 
-export function servingRegistry(): ModelRegistry {
-  return ((globalThis as Holder)[key] ??= new ModelRegistry());
+export function embeddedEngine(): EngineThread {
+  return ((globalThis as Holder)[key] ??= new EngineThread());
 }
 
 const inFlight = new Map<string, number>();

@@ -1,17 +1,16 @@
 import type { LlamaModel } from "node-llama-cpp";
 import { generate, type GenerateRequest } from "@/lib/engine/serving/generate";
 import type { GrammarSpec } from "@/lib/engine/serving/grammar-constraint";
-import type { ModelRegistry } from "@/lib/engine/serving/model-registry";
+import type { AdapterRef, ModelRegistry } from "@/lib/engine/serving/model-registry";
 import { textTokenizer } from "@/lib/engine/serving/text-tokenizer";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import { LogprobFormatter, type LogprobEntry } from "@/lib/inference/logprob-entry";
 import { endsInRepetition } from "@/lib/inference/repetition";
-import type { EmbeddedModel } from "@/lib/inference/resolve-model";
 import { StopStringMatcher } from "@/lib/inference/stop-strings";
 
 // The n choices of one request, generated concurrently (each on its own sequence of the model's
 // context, which llama.cpp batches) and merged into one stream of events, in the order produced.
-// Both the JSON response and the SSE stream are built from these events.
+// Runs on the engine thread; both the JSON response and the SSE stream are built from these events.
 
 export type FinishReason = "stop" | "length" | "abort" | "repetition";
 
@@ -22,7 +21,8 @@ export type ChoiceEvent =
 export interface ChoicePlan {
   registry: ModelRegistry;
   model: LlamaModel;
-  resolved: EmbeddedModel;
+  gguf: string;
+  adapter?: AdapterRef;
   request: ChatCompletionRequest;
   promptTokens: number[];
   maxTokens: number;
@@ -36,8 +36,8 @@ function generateRequest(plan: ChoicePlan, index: number): GenerateRequest {
   const r = plan.request;
   const tokenize = textTokenizer(plan.model);
   return {
-    model: plan.resolved.gguf,
-    adapter: plan.resolved.adapter,
+    model: plan.gguf,
+    adapter: plan.adapter,
     promptTokens: plan.promptTokens,
     maxTokens: plan.maxTokens,
     sampling: {

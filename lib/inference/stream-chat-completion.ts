@@ -1,7 +1,8 @@
 import { log } from "@/lib/log";
 import type { ChatCompletionChunk } from "@/lib/inference/chat-response";
+import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { CompletionHeader } from "@/lib/inference/collect-choices";
-import { runChoices, type ChoicePlan } from "@/lib/inference/run-choices";
+import type { CompletionRun } from "@/lib/inference/engine-thread/engine-client";
 import { AppError } from "@/lib/http/errors";
 
 // The streamed response, in vLLM's SSE sequence: a role chunk per choice (prompt_token_ids in the
@@ -10,7 +11,10 @@ import { AppError } from "@/lib/http/errors";
 // always, after an error too (sent in-stream as {"error": {...}}).
 
 interface StreamOptions {
-  plan: ChoicePlan;
+  /** The completion on the engine thread, its prompt already prepared. */
+  run: CompletionRun;
+  request: ChatCompletionRequest;
+  promptTokens: number[];
   header: CompletionHeader;
   echo: string;
   headers: Record<string, string>;
@@ -28,17 +32,13 @@ export const SSE_FLUSH_INTERVAL_MS = 25;
 const encoder = new TextEncoder();
 const sse = (data: unknown) => `data: ${typeof data === "string" ? data : JSON.stringify(data)}\n\n`;
 
-export function streamChatCompletion({ plan, header, echo, headers, record, onDone }: StreamOptions): Response {
-  const { request } = plan;
+export function streamChatCompletion({ run, request, promptTokens: promptTokenIds, header, echo, headers, record, onDone }: StreamOptions): Response {
   const includeUsage = request.stream_options?.include_usage ?? false;
   const continuous = includeUsage && (request.stream_options?.continuous_usage_stats ?? false);
-  const promptTokens = plan.promptTokens.length;
+  const promptTokens = promptTokenIds.length;
   const completionTokens = new Array<number>(request.n).fill(0);
   const texts = new Array<string>(request.n).fill("");
   const finishes: { finish_reason: string; stop_reason: number | null }[] = [];
-  const abort = new AbortController();
-  plan.signal?.addEventListener("abort", () => abort.abort());
-  const streamPlan = { ...plan, signal: abort.signal };
 
   const chunk = (choices: ChatCompletionChunk["choices"], index: number, extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({
     id: header.id,
@@ -78,14 +78,14 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
       let failure: string | undefined;
       try {
         for (let index = 0; index < request.n; index++) {
-          const first = index === 0 && request.return_token_ids ? { prompt_token_ids: plan.promptTokens } : {};
+          const first = index === 0 && request.return_token_ids ? { prompt_token_ids: promptTokenIds } : {};
           controller.enqueue(sse(chunk([{ index, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }], index, first)));
           if (echo) {
             texts[index] += echo;
             controller.enqueue(sse(chunk([{ index, delta: { content: echo }, logprobs: null, finish_reason: null }], index)));
           }
         }
-        for await (const event of runChoices(streamPlan)) {
+        for await (const event of run.events()) {
           const i = event.index;
           if (event.kind === "finish") {
             finishes[i] = { finish_reason: event.finishReason, stop_reason: event.stopReason };
@@ -112,7 +112,7 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
             first,
           );
         }
-        if (abort.signal.aborted) status = "cancelled";
+        if (run.aborted) status = "cancelled";
         const total = completionTokens.reduce((a, b) => a + b, 0);
         if (includeUsage) {
           controller.enqueue(sse({ id: header.id, object: "chat.completion.chunk", created: header.created, model: header.model, choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: total, total_tokens: promptTokens + total } }));
@@ -139,7 +139,7 @@ export function streamChatCompletion({ plan, header, echo, headers, record, onDo
     },
     cancel() {
       clientGone = true;
-      abort.abort(); // the client disconnected: stop generating
+      run.abort(); // the client disconnected: stop generating
     },
   });
   return new Response(body, {
