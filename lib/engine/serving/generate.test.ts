@@ -192,6 +192,28 @@ describe("serving through llama.cpp", () => {
     }
   });
 
+  it("starts a request on a used sequence while the context's other sequences keep generating", async () => {
+    const pool = new ModelRegistry({ sequencesPerContext: 4 });
+    try {
+      // Every sequence holds an earlier conversation, so the next request must erase part of one.
+      await Promise.all(Array.from({ length: 4 }, (_, i) => generateText(pool, request({ maxTokens: 8, ignoreEos: true, sampling: { seed: i } }))));
+      let othersProduced = 0;
+      const others = Array.from({ length: 3 }, async (_, i) => {
+        for await (const _ of generate(pool, request({ maxTokens: 200, ignoreEos: true, sampling: { seed: 10 + i } }))) othersProduced++;
+      });
+      while (othersProduced < 6) await new Promise((resolve) => setTimeout(resolve, 1));
+      const before = othersProduced;
+      const late = generate(pool, request({ promptTokens: [...prompt(), ...prompt()], maxTokens: 1, ignoreEos: true }));
+      await late.next();
+      // Without holding decodes back for the erase, it waited for all three to finish (~600 tokens).
+      expect(othersProduced - before).toBeLessThan(60);
+      await late.return(undefined as never);
+      await Promise.all(others);
+    } finally {
+      await pool.dispose();
+    }
+  });
+
   it("evicts the least recently used idle model beyond maxModels", async () => {
     const small = new ModelRegistry({ maxModels: 1, sequencesPerContext: 1 });
     const copy = path.join(files.dir, "copy.gguf");

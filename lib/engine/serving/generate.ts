@@ -3,6 +3,7 @@
 // reuses that part of its KV cache (RL samples many completions of one prompt).
 
 import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import { eraseTokens } from "./erase-gate";
 import { GrammarConstraint, type GrammarSpec } from "./grammar-constraint";
 import type { AdapterRef, ModelRegistry, SequenceLease } from "./model-registry";
 import { nextTokenLogits } from "./next-token-logits";
@@ -156,7 +157,7 @@ export async function generateText(registry: ModelRegistry, request: GenerateReq
  *  prompt tokens still to evaluate (at least one: its logits are the first step's). */
 async function tokensToEvaluate(sequence: LlamaContextSequence, prompt: readonly number[]): Promise<readonly number[]> {
   const keep = Math.min(commonPrefixLength(sequence.contextTokens, prompt), prompt.length - 1);
-  if (sequence.nextTokenIndex > keep) await sequence.eraseContextTokenRanges([{ start: keep, end: sequence.nextTokenIndex }]);
+  if (sequence.nextTokenIndex > keep) await eraseTokens(sequence, [{ start: keep, end: sequence.nextTokenIndex }]);
   return prompt.slice(keep);
 }
 

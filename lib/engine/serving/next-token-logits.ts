@@ -12,6 +12,7 @@
 // there, `controlledEvaluate` is used, with the same numbers.
 
 import type { ControlledEvaluateInputItem, LlamaContextSequence, Token } from "node-llama-cpp";
+import { erasesDone } from "./erase-gate";
 
 /** Matches node-llama-cpp's default priority for a sequence's evaluations. */
 const EVALUATION_PRIORITY = 5;
@@ -86,6 +87,8 @@ export async function nextTokenLogits(sequence: LlamaContextSequence, tokens: re
   if (tokens.length === 0) throw new Error("nextTokenLogits: no tokens to evaluate");
   const s = internals(sequence);
   if (!s) return viaControlledEvaluate(sequence, tokens);
+  const erasing = erasesDone(sequence);
+  if (erasing) await erasing; // see erase-gate.ts
   const last = tokens.length - 1;
   const sampler = samplerOf(sequence, s);
   const results = await s._decodeTokens(

@@ -2,6 +2,7 @@
 // position, each token scored against the distribution predicted before it (the first has none).
 
 import type { ControlledEvaluateInputItem, Token } from "node-llama-cpp";
+import { eraseTokens } from "./erase-gate";
 import { logSoftmax, mostLikely, type TokenLogprob } from "./generate";
 import type { AdapterRef, ModelRegistry } from "./model-registry";
 
@@ -22,7 +23,7 @@ export async function promptLogprobs(
   try {
     const { sequence } = lease;
     // Every position must be evaluated, so nothing cached can be reused.
-    if (sequence.nextTokenIndex > 0) await sequence.eraseContextTokenRanges([{ start: 0, end: sequence.nextTokenIndex }]);
+    if (sequence.nextTokenIndex > 0) await eraseTokens(sequence, [{ start: 0, end: sequence.nextTokenIndex }]);
     const input = (prompt as Token[]).map((t, i): ControlledEvaluateInputItem => (i < prompt.length - 1 ? [t, { generateNext: { logits: true } }] : t));
     const results = await sequence.controlledEvaluate(input);
     const out: (PromptTokenLogprob | null)[] = [null];
