@@ -41,7 +41,7 @@ console.log(
   }))),
 );
 
-const registry = new ModelRegistry({ sequencesPerContext: Math.max(...CONCURRENCY) });
+const registry = new ModelRegistry({ sequences: Math.max(...CONCURRENCY) });
 try {
   // A prompt must leave room in the context (llama.cpp shifts a full one, dropping its start).
   const promptTokens = Math.min(128, config.contextLength - 1);

@@ -1,4 +1,5 @@
 import { getEnv } from "@/lib/config/env";
+import { DEFAULT_LIMITS } from "@/lib/engine/serving/serving-limits";
 import { AppError } from "@/lib/http/errors";
 import { EngineThread } from "@/lib/inference/engine-thread/engine-client";
 
@@ -16,7 +17,7 @@ export function embeddedEngine(): EngineThread {
 const inFlight = new Map<string, number>();
 
 /** Admits one request to `model` or throws 429; call the returned release when it is done. */
-export function admit(model: string, capacity = 8 + getEnv().ANNEAL_INFERENCE_QUEUE): () => void {
+export function admit(model: string, capacity = DEFAULT_LIMITS.sequences + getEnv().ANNEAL_INFERENCE_QUEUE): () => void {
   const current = inFlight.get(model) ?? 0;
   if (current >= capacity) {
     throw new AppError("rate_limited", `Model '${model}' is busy (${current} requests in progress); retry shortly.`, { "Retry-After": "1" });

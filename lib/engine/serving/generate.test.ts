@@ -14,7 +14,7 @@ let registry: ModelRegistry;
 
 beforeAll(() => {
   files = writeTinyModel();
-  registry = new ModelRegistry({ maxModels: 2, sequencesPerContext: 8 });
+  registry = new ModelRegistry({ maxModels: 2, sequences: 16 });
 });
 afterAll(async () => {
   await registry.dispose();
@@ -176,7 +176,7 @@ describe("serving through llama.cpp", () => {
   });
 
   it("gives the sequence back when its consumer stops early, and reports the decode loop's errors", async () => {
-    const single = new ModelRegistry({ sequencesPerContext: 1 });
+    const single = new ModelRegistry({ sequences: 1 });
     try {
       const stream = generate(single, request({ maxTokens: 50, ignoreEos: true }));
       await stream.next();
@@ -193,7 +193,7 @@ describe("serving through llama.cpp", () => {
   });
 
   it("starts a request on a used sequence while the context's other sequences keep generating", async () => {
-    const pool = new ModelRegistry({ sequencesPerContext: 4 });
+    const pool = new ModelRegistry({ sequences: 4, sequencesPerContext: 4 });
     try {
       // Every sequence holds an earlier conversation, so the next request must erase part of one.
       await Promise.all(Array.from({ length: 4 }, (_, i) => generateText(pool, request({ maxTokens: 8, ignoreEos: true, sampling: { seed: i } }))));
@@ -215,7 +215,7 @@ describe("serving through llama.cpp", () => {
   });
 
   it("evicts the least recently used idle model beyond maxModels", async () => {
-    const small = new ModelRegistry({ maxModels: 1, sequencesPerContext: 1 });
+    const small = new ModelRegistry({ maxModels: 1, sequences: 1 });
     const copy = path.join(files.dir, "copy.gguf");
     fs.copyFileSync(files.model, copy);
     try {

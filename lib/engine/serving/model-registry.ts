@@ -1,11 +1,12 @@
 // Loaded GGUF models and their contexts, on demand and bounded. A model is loaded on first use and
-// kept in an LRU of `maxModels`; each model has one context (a SequencePool) per LoRA adapter it is
-// served with, since llama.cpp applies adapters per context. Idle models and contexts are evicted
+// kept in an LRU of `maxModels`; each model has one SequencePool (its contexts) per LoRA adapter it
+// is served with, since llama.cpp applies adapters per context. Idle models and pools are evicted
 // least recently used first; busy ones stay until released.
 
 import type { LlamaContextOptions, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
 import { getLlamaRuntime } from "./llama-runtime";
 import { LruCache } from "./lru-cache";
+import { DEFAULT_LIMITS, type ServingLimits } from "./serving-limits";
 import { SequencePool } from "./sequence-pool";
 
 export interface AdapterRef {
@@ -14,18 +15,6 @@ export interface AdapterRef {
   scale?: number;
 }
 
-export interface ServingLimits {
-  maxModels: number;
-  /** Contexts (distinct adapters, including none) kept per model. */
-  maxContextsPerModel: number;
-  /** Concurrent requests per context. */
-  sequencesPerContext: number;
-  /** Upper bound on each sequence's context length (the model's own is used when smaller). */
-  maxContextSize: number;
-}
-
-export const DEFAULT_LIMITS: ServingLimits = { maxModels: 4, maxContextsPerModel: 4, sequencesPerContext: 8, maxContextSize: 4096 };
-
 export interface SequenceLease {
   model: LlamaModel;
   sequence: LlamaContextSequence;
@@ -33,7 +22,7 @@ export interface SequenceLease {
 }
 
 interface ContextEntry {
-  pool: Promise<SequencePool>;
+  pool: SequencePool;
   leases: number;
 }
 
@@ -66,7 +55,7 @@ export class ModelRegistry {
       const model = await m.model;
       c = this.contextEntry(m, model, adapter);
       c.leases++;
-      const pool = await c.pool;
+      const pool = c.pool;
       const sequence = await pool.acquire(prompt);
       const context = c;
       let released = false;
@@ -113,7 +102,7 @@ export class ModelRegistry {
       model: getLlamaRuntime().then((llama) => llama.loadModel({ modelPath })),
       leases: 0,
       contexts: new LruCache(this.limits.maxContextsPerModel, (c) => c.leases > 0, (c) => {
-        this.track(c.pool.then((pool) => pool.dispose()));
+        this.track(c.pool.dispose());
       }),
     };
     entry.model.catch(() => this.models.forget(modelPath, entry)); // let the next request retry
@@ -125,23 +114,23 @@ export class ModelRegistry {
     const key = adapter ? `${adapter.path}\u0000${adapter.scale ?? 1}` : "";
     const cached = m.contexts.get(key);
     if (cached) return cached;
+    const { sequences, sequencesPerContext } = this.limits;
     const entry: ContextEntry = {
-      pool: model.createContext(this.contextOptions(model, adapter)).then((context) => new SequencePool(context)),
+      pool: new SequencePool((count) => model.createContext(this.contextOptions(model, count, adapter)), { sequences, sequencesPerContext }),
       leases: 0,
     };
-    entry.pool.catch(() => m.contexts.forget(key, entry));
     m.contexts.set(key, entry);
     return entry;
   }
 
-  private contextOptions(model: LlamaModel, adapter?: AdapterRef): LlamaContextOptions {
+  private contextOptions(model: LlamaModel, sequences: number, adapter?: AdapterRef): LlamaContextOptions {
     // An all-F32 GGUF is an Anneal-trained model: flash attention off and an F32 KV cache make
     // llama.cpp's logprobs equal the trainer's (3.7e-6 apart, vs 1e-2 with the defaults).
     const exact = Number(model.fileInfo.metadata.general.file_type) === 0;
     return {
       contextSize: this.contextSize(model),
-      sequences: this.limits.sequencesPerContext,
-      threads: 1, // more threads per context collapse throughput on small CPUs; concurrency comes from sequences
+      sequences,
+      threads: 1, // more threads per context collapse throughput on small CPUs; concurrency comes from contexts
       ...(exact && { flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" }),
       ...(adapter && { lora: { adapters: [{ filePath: adapter.path, scale: adapter.scale ?? 1 }] } }),
     };

@@ -1,0 +1,17 @@
+// How much the embedded engine holds at once (model-registry.ts). Apart from the registry so that
+// the web server's admission control (lib/inference/engine.ts) reads the same numbers without
+// loading llama.cpp.
+
+export interface ServingLimits {
+  maxModels: number;
+  /** Sequence pools (distinct adapters, including none) kept per model. */
+  maxContextsPerModel: number;
+  /** Concurrent requests per model and adapter. */
+  sequences: number;
+  /** Sequences per llama.cpp context (contexts decode in parallel, a context's sequences in batches). */
+  sequencesPerContext: number;
+  /** Upper bound on each sequence's context length (the model's own is used when smaller). */
+  maxContextSize: number;
+}
+
+export const DEFAULT_LIMITS: ServingLimits = { maxModels: 4, maxContextsPerModel: 4, sequences: 8, sequencesPerContext: 1, maxContextSize: 4096 };
