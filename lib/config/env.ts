@@ -21,6 +21,9 @@ const envSchema = z.object({
   ANNEAL_MODELS_FILE: z.string().min(1).optional(),
   ANNEAL_DEFAULT_MODEL: z.string().min(1).optional(),
   ANNEAL_INFERENCE_QUEUE: z.coerce.number().int().min(0).default(64),
+  /** Sequences per llama.cpp context: 1 decodes each request in a context of its own, in parallel
+   *  (the fastest on CPUs); more share a context's batches and memory (large GGUFs). */
+  ANNEAL_INFERENCE_SEQUENCES_PER_CONTEXT: z.coerce.number().int().min(1).max(8).default(1),
   /** Training jobs: how long a claim lasts without a heartbeat, how often the owner renews it,
    *  how often idle workers look for work, and how many claims a job gets before it fails. */
   ANNEAL_JOB_LEASE_MS: z.coerce.number().int().min(100).default(30_000),

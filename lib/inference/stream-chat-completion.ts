@@ -56,7 +56,9 @@ export function streamChatCompletion({ run, request, promptTokens: promptTokenId
       // After a disconnect the stream is closed: what is still in flight is dropped, not an error.
       let held = "";
       let timer: ReturnType<typeof setTimeout> | undefined;
-      let lastWrite = -Infinity;
+      // The role chunks wait for the first token (written at once) instead of taking a write of
+      // their own: a socket write costs ~0.1 ms of CPU here.
+      let lastWrite = performance.now();
       const flush = () => {
         clearTimeout(timer);
         timer = undefined;

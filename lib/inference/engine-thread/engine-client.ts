@@ -93,6 +93,9 @@ export class EngineThread {
   private nextId = 1;
   private readonly listeners = new Map<number, Listener>();
 
+  /** `entry`: the thread's script (tests give a broken one). */
+  constructor(private readonly entry: string = ENTRY) {}
+
   /** Starts a chat completion; `signal` aborts it (a client that went away). */
   start(job: CompletionJob, signal?: AbortSignal): CompletionRun {
     const id = this.nextId++;
@@ -154,7 +157,7 @@ export class EngineThread {
 
   private thread(): Worker {
     if (this.worker) return this.worker;
-    const worker = new Worker(ENTRY);
+    const worker = new Worker(this.entry);
     worker.unref();
     worker.on("message", (messages: FromThread[]) => {
       for (const message of messages) {

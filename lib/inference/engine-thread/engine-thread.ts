@@ -4,14 +4,20 @@
 // the next decode; the main thread in turn is never slowed by sampling. vLLM splits its API server
 // from its engine core the same way.
 import { parentPort } from "node:worker_threads";
+import { getEnv } from "@/lib/config/env";
 import { getLlamaRuntime } from "@/lib/engine/serving/llama-runtime";
 import { ModelRegistry } from "@/lib/engine/serving/model-registry";
+import { log } from "@/lib/log";
 import { runChoices } from "@/lib/inference/run-choices";
 import { toThreadError, type CompletionJob, type FromThread, type ToThread } from "./messages";
 import { prepareCompletion } from "./prepare-completion";
 
 const port = parentPort!;
-const registry = new ModelRegistry();
+// An error that escapes a job must not end the thread: ending it while llama.cpp works on native
+// threads can abort the whole process, and every other job would fail with it.
+process.on("uncaughtException", (error) => log.error("engine thread: uncaught error", { error }));
+process.on("unhandledRejection", (error) => log.error("engine thread: unhandled rejection", { error }));
+const registry = new ModelRegistry({ sequencesPerContext: getEnv().ANNEAL_INFERENCE_SEQUENCES_PER_CONTEXT });
 const running = new Map<number, AbortController>();
 const runs = new Set<Promise<void>>();
 
