@@ -33,6 +33,17 @@ test("a streamed completion tells clients how long an idle connection stays open
   expect(await res.text()).toContain("data: [DONE]");
 });
 
+test("the engine's refusals keep their status through npm start (a prompt longer than the context is a 400)", async ({ request }) => {
+  // The engine thread's client is created by npm start's own scripts, the route runs in Next's
+  // bundle: two copies of lib/, and the engine's 400 must not become the route wrapper's 500.
+  const res = await request.post("/v1/chat/completions", {
+    headers: { authorization: `Bearer ${E2E_INIT_API_KEY}` },
+    data: { messages: [{ role: "user", content: "word ".repeat(300) }] },
+  });
+  expect(res.status()).toBe(400);
+  expect((await res.json()).detail).toMatch(/context length is only \d+ tokens/);
+});
+
 test("the login page renders and rejects a wrong password", async ({ page }) => {
   await page.goto("/");
   await expect(page).toHaveURL(/\/login$/);

@@ -22,7 +22,20 @@ export interface ValidationIssue {
   type: string;
 }
 
+// `instanceof` checks a brand rather than the class: `npm start` loads lib/ twice (its own scripts
+// through tsx, the routes in Next's server bundle), and an error made by one copy — the engine
+// thread's client is created by start.ts — must still be an AppError to the other's route wrapper.
+const APP_ERROR = Symbol.for("anneal.AppError");
+const VALIDATION_ERROR = Symbol.for("anneal.ValidationError");
+const hasBrand = (value: unknown, brand: symbol) => typeof value === "object" && value !== null && brand in value;
+
 export class AppError extends Error {
+  readonly [APP_ERROR] = true;
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, APP_ERROR);
+  }
+
   constructor(
     readonly code: ErrorCode,
     message: string,
@@ -38,6 +51,12 @@ export class AppError extends Error {
 }
 
 export class ValidationError extends AppError {
+  readonly [VALIDATION_ERROR] = true;
+
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, VALIDATION_ERROR);
+  }
+
   constructor(readonly issues: ValidationIssue[]) {
     super("validation_failed", issues.map((i) => `${i.loc.join(".")}: ${i.msg}`).join("; "));
   }
