@@ -7,14 +7,16 @@ import { EngineThread } from "@/lib/inference/engine-thread/engine-client";
 // through globalThis by every route bundle; and admission control, so a burst beyond what the
 // sequences plus a bounded queue can hold is refused with 429 instead of piling up.
 
-const key = Symbol.for("anneal.embeddedEngine");
-type Holder = { [key]?: EngineThread };
+const engineKey = Symbol.for("anneal.embeddedEngine");
+const admissionKey = Symbol.for("anneal.inferenceAdmission");
+type Holder = { [engineKey]?: EngineThread; [admissionKey]?: Map<string, number> };
 
 export function embeddedEngine(): EngineThread {
-  return ((globalThis as Holder)[key] ??= new EngineThread());
+  return ((globalThis as Holder)[engineKey] ??= new EngineThread());
 }
 
-const inFlight = new Map<string, number>();
+/** Requests in progress per model (on globalThis, like the engine: npm start loads lib/ twice). */
+const inFlight = ((globalThis as Holder)[admissionKey] ??= new Map<string, number>());
 
 /** Admits one request to `model` or throws 429; call the returned release when it is done. */
 export function admit(model: string, capacity = DEFAULT_LIMITS.sequences + getEnv().ANNEAL_INFERENCE_QUEUE): () => void {

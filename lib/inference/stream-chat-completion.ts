@@ -23,7 +23,7 @@ interface StreamOptions {
 }
 
 /** How long a stream holds its events before writing them out together. A socket write costs
- *  ~0.1–0.25 ms of CPU here (Next's piping, the syscall, waking the reader), so the events of the
+ *  ~0.1–0.25 ms of CPU here (the response's piping, the syscall, waking the reader), so the events of the
  *  tokens produced within this window leave in one write. Each choice's first token is written at
  *  once (time to first token), and the end of the stream flushes what is held. Every event is
  *  unchanged. The window is 25 ms (40 updates a second, smooth to a reader) while at most
