@@ -72,11 +72,13 @@ export class SequencePool {
     const count = Math.min(this.limits.sequencesPerContext, this.limits.sequences - this.created);
     this.created += count;
     const creation = this.createContext(count);
-    this.contexts.push(creation.catch(() => undefined));
+    const tracked = creation.catch(() => undefined); // dispose() waits for creations under way
+    this.contexts.push(tracked);
     let context: LlamaContext;
     try {
       context = await creation;
     } catch (error) {
+      this.contexts.splice(this.contexts.indexOf(tracked), 1); // failures are not kept
       this.created -= count;
       // Room for new contexts again: waiting requests try for themselves.
       for (const waiter of this.waiting.splice(0)) waiter("retry");
