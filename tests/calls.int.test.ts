@@ -114,6 +114,25 @@ describe("GET /v1/calls/{id}", () => {
     expect(call.output).toEqual((call.response!.choices as { message: unknown }[])[0].message);
   });
 
+  it("records a streamed call as the body the same request without stream gets: text, logprobs, token ids", async () => {
+    const body = { messages: [{ role: "user", content: "stream me" }], max_tokens: 6, n: 2, seed: 7, temperature: 1, return_token_ids: true };
+    const headers = { "svc-project": `${team.name}/evals` };
+    const whole = await json(api("POST", "/v1/chat/completions", { bearer: team.member.key, headers, body }));
+    expect(whole.status).toBe(200);
+    const streamed = await api("POST", "/v1/chat/completions", { bearer: team.member.key, headers, body: { ...body, stream: true } });
+    expect(streamed.status).toBe(200);
+    expect(await streamed.text()).toContain("data: [DONE]");
+    await flushCalls();
+    const res = await json(api("GET", `/v1/calls/${streamed.headers.get("anneal-call-id")}`, { bearer: team.admin.key }));
+    const call = callDetailSchema.parse(res.body);
+    const expected = whole.body as { id: string; created: number; choices: { token_ids: number[]; logprobs: { content: unknown[] } }[] };
+    // Logprobs agree to float noise (a sequence's reused KV cache changes the last digits).
+    const rounded = (value: unknown) => JSON.parse(JSON.stringify(value), (key, v) => (key === "logprob" ? Number(v.toFixed(4)) : v));
+    expect(rounded(call.response)).toEqual({ ...rounded(expected), id: expect.any(String), created: expect.any(Number) });
+    expect(expected.choices[0].logprobs.content).toHaveLength(expected.choices[0].token_ids.length);
+    expect(call).toMatchObject({ status: "success", usage: { completion_tokens: 12 } });
+  });
+
   it("another team's call and an unknown id are 404; an annotator of the team 403", async () => {
     const [foreign] = (await list(other.admin.key)).data;
     expect((await json(api("GET", `/v1/calls/${foreign.id}`, { bearer: team.admin.key }))).status).toBe(404);

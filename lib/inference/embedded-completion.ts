@@ -52,7 +52,7 @@ export async function completeOnEmbeddedEngine(completion: Completion, resolved:
         header,
         echo,
         headers: completion.callHeaders,
-        record: (output, completionTokens, status, error) => completion.record({ output, promptTokens, completionTokens, status, error }),
+        record: (output, status, error) => completion.record({ output, promptTokens, completionTokens: output.usage.completion_tokens, status, error }),
         onDone: release,
       });
     }

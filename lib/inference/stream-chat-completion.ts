@@ -1,14 +1,15 @@
 import { log } from "@/lib/log";
-import type { ChatCompletionChunk } from "@/lib/inference/chat-response";
+import type { ChatCompletion, ChatCompletionChunk } from "@/lib/inference/chat-response";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
-import type { CompletionHeader } from "@/lib/inference/collect-choices";
+import { CompletionAccumulator, type CompletionHeader } from "@/lib/inference/collect-choices";
 import type { CompletionRun } from "@/lib/inference/engine-thread/engine-client";
 import { AppError } from "@/lib/http/errors";
 
 // The streamed response, in vLLM's SSE sequence: a role chunk per choice (prompt_token_ids in the
 // first with return_token_ids), an echo chunk, delta chunks, a final chunk per choice with
 // finish_reason and stop_reason, a usage chunk with stream_options.include_usage, then [DONE] —
-// always, after an error too (sent in-stream as {"error": {...}}).
+// always, after an error too (sent in-stream as {"error": {...}}). The call is recorded as the body
+// the same request without `stream` would have got (logprobs and token ids included).
 
 interface StreamOptions {
   /** The completion on the engine thread, its prompt already prepared. */
@@ -18,7 +19,7 @@ interface StreamOptions {
   header: CompletionHeader;
   echo: string;
   headers: Record<string, string>;
-  record: (output: unknown, completionTokens: number, status: "success" | "error" | "cancelled", error?: string) => void;
+  record: (output: ChatCompletion, status: "success" | "error" | "cancelled", error?: string) => void;
   onDone: () => void;
 }
 
@@ -43,9 +44,7 @@ export function streamChatCompletion({ run, request, promptTokens: promptTokenId
   const includeUsage = request.stream_options?.include_usage ?? false;
   const continuous = includeUsage && (request.stream_options?.continuous_usage_stats ?? false);
   const promptTokens = promptTokenIds.length;
-  const completionTokens = new Array<number>(request.n).fill(0);
-  const texts = new Array<string>(request.n).fill("");
-  const finishes: { finish_reason: string; stop_reason: number | null }[] = [];
+  const completion = new CompletionAccumulator({ header, echo, request, promptTokens: promptTokenIds });
 
   const chunk = (choices: ChatCompletionChunk["choices"], index: number, extra: Partial<ChatCompletionChunk> = {}): ChatCompletionChunk => ({
     id: header.id,
@@ -54,7 +53,7 @@ export function streamChatCompletion({ run, request, promptTokens: promptTokenId
     model: header.model,
     choices,
     ...extra,
-    ...(continuous && { usage: { prompt_tokens: promptTokens, completion_tokens: completionTokens[index], total_tokens: promptTokens + completionTokens[index] } }),
+    ...(continuous && { usage: { prompt_tokens: promptTokens, completion_tokens: completion.completionTokens(index), total_tokens: promptTokens + completion.completionTokens(index) } }),
   });
 
   let clientGone = false;
@@ -92,20 +91,17 @@ export function streamChatCompletion({ run, request, promptTokens: promptTokenId
           const first = index === 0 && request.return_token_ids ? { prompt_token_ids: promptTokenIds } : {};
           controller.enqueue(sse(chunk([{ index, delta: { role: "assistant", content: "" }, logprobs: null, finish_reason: null }], index, first)));
           if (echo) {
-            texts[index] += echo;
             controller.enqueue(sse(chunk([{ index, delta: { content: echo }, logprobs: null, finish_reason: null }], index)));
           }
         }
         for await (const event of run.events()) {
           const i = event.index;
+          const first = event.kind === "delta" && completion.completionTokens(i) === 0;
+          completion.add(event);
           if (event.kind === "finish") {
-            finishes[i] = { finish_reason: event.finishReason, stop_reason: event.stopReason };
             controller.enqueue(sse(chunk([{ index: i, delta: {}, logprobs: null, finish_reason: event.finishReason, stop_reason: event.stopReason }], i)));
             continue;
           }
-          const first = completionTokens[i] === 0;
-          completionTokens[i] += event.tokenIds.length;
-          texts[i] += event.text;
           if (!event.text && event.logprobs.length === 0 && !request.return_token_ids) continue;
           controller.enqueue(
             sse(
@@ -124,7 +120,7 @@ export function streamChatCompletion({ run, request, promptTokens: promptTokenId
           );
         }
         if (run.aborted) status = "cancelled";
-        const total = completionTokens.reduce((a, b) => a + b, 0);
+        const total = completion.completionTokens();
         if (includeUsage) {
           controller.enqueue(sse({ id: header.id, object: "chat.completion.chunk", created: header.created, model: header.model, choices: [], usage: { prompt_tokens: promptTokens, completion_tokens: total, total_tokens: promptTokens + total } }));
         }
@@ -141,8 +137,7 @@ export function streamChatCompletion({ run, request, promptTokens: promptTokenId
       } finally {
         openStreams--;
         onDone();
-        const total = completionTokens.reduce((a, b) => a + b, 0);
-        record({ choices: texts.map((content, index) => ({ index, message: { role: "assistant", content }, ...finishes[index] })) }, total, status, failure);
+        record(completion.body(), status, failure);
         if (!clientGone) {
           controller.enqueue(sse("[DONE]"), true);
           rawController.close();
