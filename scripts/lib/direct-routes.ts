@@ -22,9 +22,10 @@ export function directRoute(req: http.IncomingMessage): RouteHandler | undefined
 }
 
 export async function serveDirect(handler: RouteHandler, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
-  // A client that goes away aborts the request (the route stops generating) and the body's reader.
+  // A client that goes away before the response ends aborts the request (the route stops
+  // generating) and the body's reader; after a complete response there is nothing to abort.
   const gone = new AbortController();
-  res.once("close", () => gone.abort());
+  res.once("close", () => res.writableFinished || gone.abort());
   const headers = new Headers();
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i], req.rawHeaders[i + 1]);
   const request = new Request(`http://${req.headers.host ?? "localhost"}${req.url}`, {
