@@ -4,7 +4,9 @@
 // process, on the same loaded model, in the same run: the same request, parsed by the same schema,
 // handed to the engine thread that the route hands it to, its events read here. The HTTP client
 // runs in a child process (scripts/lib/bench-chat-client.ts), so parsing the streams does not load
-// the server's event loop.
+// the server's event loop. The overhead is given two ways: as throughput (back-to-back pairs, which
+// this machine's drifting speed makes noisy) and as the CPU the HTTP side adds per token over the
+// engine's CPU per token in the same seconds (steady; Linux only, from per-thread CPU times).
 import { fork, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
 import { Session } from "node:inspector/promises";
@@ -25,6 +27,7 @@ import { buildApp, buildIsCurrent } from "./lib/build";
 import { percentile } from "./lib/latency-stats";
 import { serveNext } from "./lib/serve";
 import { textTable } from "./lib/text-table";
+import { threadCpu, threadCpuSince, type ThreadCpu } from "./lib/thread-cpu";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -35,12 +38,16 @@ const TRIALS = Number(process.env.BENCH_CHAT_TRIALS ?? 5);
 /** Requests per stream in a trial: at least 32 in all (and two per stream), so p99 is not one run. */
 const requestsPerStream = (concurrency: number) => Math.max(2, Math.ceil(32 / concurrency));
 const messages = [{ role: "user", content: "Tell me about the sea." }];
+const WARM_UP_REQUESTS = 320;
+const WARM_UP_STREAMS = 8;
 
 type PathName = "http" | "direct";
 
 interface Trial extends Measurement {
   /** CPU time of this process (the server and the engine, every thread) over the timed requests. */
   serverCpuMs: number;
+  /** The same, by thread: the web server's event loop and the engine's threads (Linux only). */
+  threads?: ThreadCpu;
 }
 
 interface Result {
@@ -51,18 +58,27 @@ interface Result {
   p99Ms: number;
   ttftP50Ms: number;
   ttftP99Ms: number;
-  /** Server-process CPU per generated token, in microseconds (robust to other load on the machine). */
+  /** Server-process CPU per generated token, in microseconds. */
   serverCpuUsPerToken: number;
-  /** The HTTP client's own CPU per token (its process), for the record. */
+  /** Of which the web server's thread and the engine's threads (over all trials; Linux only). */
+  webThreadUsPerToken?: number;
+  engineUsPerToken?: number;
+  /** The HTTP client's own CPU per token (its process). */
   clientCpuUsPerToken?: number;
 }
 
 const median = (values: readonly number[]) => percentile(values, 50);
 const tokensOf = (m: Measurement) => m.runs.reduce((s, r) => s + r.tokens, 0);
 
+/** µs per token of a CPU time summed over the trials (a trial's main thread is a few 10 ms ticks). */
+function usPerToken(trials: readonly Trial[], cpuMs: (t: Trial) => number | undefined): number | undefined {
+  const times = trials.map(cpuMs);
+  if (times.some((t) => t === undefined)) return undefined;
+  return ((times as number[]).reduce((a, b) => a + b, 0) * 1000) / trials.reduce((s, t) => s + tokensOf(t), 0);
+}
+
 function summarise(pathName: PathName, concurrency: number, trials: readonly Trial[]): Result {
   const runs = trials.flatMap((t) => t.runs);
-  const clientCpu = trials.map((t) => (t.clientCpuMs === undefined ? NaN : (t.clientCpuMs * 1000) / tokensOf(t)));
   return {
     path: pathName,
     concurrency,
@@ -72,7 +88,9 @@ function summarise(pathName: PathName, concurrency: number, trials: readonly Tri
     ttftP50Ms: percentile(runs.map((r) => r.ttftMs), 50),
     ttftP99Ms: percentile(runs.map((r) => r.ttftMs), 99),
     serverCpuUsPerToken: median(trials.map((t) => (t.serverCpuMs * 1000) / tokensOf(t))),
-    ...(pathName === "http" && { clientCpuUsPerToken: median(clientCpu) }),
+    webThreadUsPerToken: usPerToken(trials, (t) => t.threads?.mainMs),
+    engineUsPerToken: usPerToken(trials, (t) => t.threads?.otherMs),
+    ...(pathName === "http" && { clientCpuUsPerToken: usPerToken(trials, (t) => t.clientCpuMs) }),
   };
 }
 
@@ -100,9 +118,10 @@ async function profiled<T>(name: string, run: () => Promise<T>): Promise<T> {
 async function trial(name: string, run: () => Promise<Measurement>): Promise<Trial> {
   return profiled(name, async () => {
     const cpu = process.cpuUsage();
+    const threads = threadCpu();
     const measurement = await run();
     const { user, system } = process.cpuUsage(cpu);
-    return { ...measurement, serverCpuMs: (user + system) / 1000 };
+    return { ...measurement, serverCpuMs: (user + system) / 1000, threads: threadCpuSince(threads) };
   });
 }
 
@@ -138,6 +157,16 @@ async function completeDirectly(job: CompletionJob): Promise<Run> {
     tokens += event.tokenIds.length;
   }
   return { latencyMs: performance.now() - start, ttftMs, tokens };
+}
+
+/** The CPU the HTTP side adds per token — the web server thread's beyond what it spends reading the
+ *  engine's events in-process, and the client's — as a share of the engine threads' CPU in the same
+ *  HTTP trials. Measured over the same seconds, it does not drift with the machine's speed as
+ *  back-to-back throughputs do; it leaves out how much the HTTP side's threads slow the engine's by
+ *  sharing the cores (the throughput overhead includes it). */
+function httpCpuShare(direct: Result, http: Result): number | undefined {
+  if (http.webThreadUsPerToken === undefined || direct.webThreadUsPerToken === undefined || !http.engineUsPerToken) return undefined;
+  return (http.webThreadUsPerToken - direct.webThreadUsPerToken + (http.clientCpuUsPerToken ?? 0)) / http.engineUsPerToken;
 }
 
 interface PerRequest {
@@ -194,8 +223,14 @@ async function main() {
     const body = { messages, max_tokens: maxTokens, ignore_eos: true, stream: true, stream_options: { include_usage: true }, seed: 1 };
     const results: Result[] = [];
     let perRequest: PerRequest | undefined;
-    const overhead: { streams: number; throughput: number; throughputRange: [number, number]; serverCpu: number; ttftAddedMs: number }[] = [];
+    const overhead: { streams: number; throughput: number; throughputRange: [number, number]; httpCpu?: number; ttftAddedMs: number }[] = [];
     try {
+      // Both paths first run until V8 has optimised their code, as a server that has been up for a
+      // while has: a few hundred completions (the HTTP path's code — parsing, auth, validation, SSE
+      // — runs a few times per completion and stays in V8's baseline tier for the first ~100).
+      const warmUp = engineJob(body);
+      await closedLoop(WARM_UP_STREAMS, WARM_UP_REQUESTS / WARM_UP_STREAMS, () => completeDirectly(warmUp));
+      await measureOverHttp(client, { url, key, body, concurrency: WARM_UP_STREAMS, requestsPerStream: WARM_UP_REQUESTS / WARM_UP_STREAMS });
       for (const c of CONCURRENCY) {
         const job = engineJob(body);
         const direct = (perStream: number) => closedLoop(c, perStream, () => completeDirectly(job));
@@ -215,8 +250,7 @@ async function main() {
         // speed; the overhead is the median pair's, with the range of all pairs beside it.
         const pairs = trials.direct.map((dt, i) => ({ direct: dt, http: trials.http[i] }));
         const throughputs = pairs.map((p) => tokensOf(p.direct) / p.direct.seconds / (tokensOf(p.http) / p.http.seconds) - 1);
-        const cpus = pairs.map((p) => p.http.serverCpuMs / tokensOf(p.http) / (p.direct.serverCpuMs / tokensOf(p.direct)) - 1);
-        overhead.push({ streams: c, throughput: median(throughputs), throughputRange: [Math.min(...throughputs), Math.max(...throughputs)], serverCpu: median(cpus), ttftAddedMs: h.ttftP50Ms - d.ttftP50Ms });
+        overhead.push({ streams: c, throughput: median(throughputs), throughputRange: [Math.min(...throughputs), Math.max(...throughputs)], httpCpu: httpCpuShare(d, h), ttftAddedMs: h.ttftP50Ms - d.ttftP50Ms });
       }
       perRequest = await measurePerRequest(client, { url, key, body: { ...body, max_tokens: 1 } });
     } finally {
@@ -235,18 +269,20 @@ async function main() {
           "TTFT p50 ms": fmt(r.ttftP50Ms, 1),
           "TTFT p99 ms": fmt(r.ttftP99Ms, 1),
           "server CPU µs/token": fmt(r.serverCpuUsPerToken),
+          "of which web thread": r.webThreadUsPerToken === undefined ? "" : fmt(r.webThreadUsPerToken),
+          "of which engine": r.engineUsPerToken === undefined ? "" : fmt(r.engineUsPerToken),
           "client CPU µs/token": r.clientCpuUsPerToken === undefined ? "" : fmt(r.clientCpuUsPerToken),
         })),
       ),
     );
     console.log(
       textTable(
-        "HTTP layer overhead, median of the back-to-back pairs: engine tokens/s ÷ HTTP tokens/s − 1, and the server's CPU per token (HTTP ÷ engine − 1)",
+        "HTTP layer overhead: engine tokens/s ÷ HTTP tokens/s − 1 (median of the back-to-back pairs), and the HTTP side's CPU ÷ the engine's (per token, over the same seconds)",
         overhead.map((o) => ({
           streams: String(o.streams),
           "throughput overhead": `${fmt(o.throughput * 100, 1)}%`,
           "pairs' range": `${fmt(o.throughputRange[0] * 100, 1)}% … ${fmt(o.throughputRange[1] * 100, 1)}%`,
-          "CPU overhead": `${fmt(o.serverCpu * 100, 1)}%`,
+          "HTTP CPU ÷ engine CPU": o.httpCpu === undefined ? "" : `${fmt(o.httpCpu * 100, 1)}%`,
           "TTFT added ms": fmt(o.ttftAddedMs, 1),
         })),
       ),
