@@ -77,6 +77,24 @@ describe("upstream engines", () => {
     expect(withUsage.at(-1)!.usage?.completion_tokens).toBe(6);
   });
 
+  it("records a streamed call as its chunks merged into one body: text, logprobs, token ids, finish, usage", async () => {
+    const asked = { ...body, model: "remote/tiny", n: 2, temperature: 1, logprobs: true, return_token_ids: true };
+    const whole = chatCompletionSchema.parse((await json(api("POST", "/v1/chat/completions", { bearer: user.key, body: asked }))).body);
+    const streamed = await api("POST", "/v1/chat/completions", { bearer: user.key, body: { ...asked, stream: true } });
+    expect(await streamed.text()).toContain("data: [DONE]");
+    await flushCalls();
+    const call = await getDb().call.findUniqueOrThrow({ where: { id: streamed.headers.get("anneal-call-id")! } });
+    const recorded = call.output as { model: string; choices: { message: { content: string }; logprobs: { content: { token: string; logprob: number }[] }; token_ids: number[]; finish_reason: string }[]; usage: unknown };
+    expect(recorded.model).toBe("remote/tiny");
+    expect(recorded.usage).toMatchObject({ prompt_tokens: whole.usage.prompt_tokens, completion_tokens: 12 });
+    expect(call).toMatchObject({ status: "success", completionTokens: 12, promptTokens: whole.usage.prompt_tokens });
+    // The same seed: the same choices as the whole response (logprobs to float noise).
+    const essentials = (choices: typeof recorded.choices) =>
+      choices.map((c) => ({ content: c.message.content, finish: c.finish_reason, tokenIds: c.token_ids, logprobs: c.logprobs.content.map((e) => [e.token, e.logprob.toFixed(4)]) }));
+    expect(essentials(recorded.choices)).toEqual(essentials(whole.choices as unknown as typeof recorded.choices));
+    expect(recorded.choices[0].token_ids).toHaveLength(6);
+  });
+
   it("an unreachable upstream is 503 naming it; an upstream error keeps its status and message", async () => {
     const down = await json(api("POST", "/v1/chat/completions", { bearer: user.key, body: { ...body, model: "remote/down" } }));
     expect(down.status).toBe(503);

@@ -1,6 +1,7 @@
 import { AppError } from "@/lib/http/errors";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { Completion } from "@/lib/inference/create-chat-completion";
+import { ChunkMerger, type StreamedChunk } from "@/lib/inference/merge-chunks";
 import type { UpstreamModel } from "@/lib/inference/resolve-model";
 
 // A chat completion passed to an OpenAI-compatible upstream (vLLM, llama.cpp server, another
@@ -79,28 +80,26 @@ export async function completeOnUpstream(completion: Completion, resolved: Upstr
 }
 
 /** Relays SSE events, renaming the model, dropping the forced usage chunk when not asked for,
- *  and recording the call from the text and usage seen. */
+ *  and recording the call as the chunks merged into one chat.completion body. */
 function relayStream(upstream: ReadableStream<Uint8Array>, completion: Completion, servedName: string): ReadableStream<Uint8Array> {
   const clientWantsUsage = completion.ctx.request.stream_options?.include_usage ?? false;
   const decoder = new TextDecoder();
   const encoder = new TextEncoder();
-  const texts: string[] = [];
-  let usage: Usage = {};
+  const merged = new ChunkMerger();
   let pending = "";
   let failed: string | undefined;
 
   const relayEvent = (event: string): string | null => {
     const data = event.startsWith("data:") ? event.slice(5).trim() : "";
     if (!data || data === "[DONE]") return event;
-    let chunk: { model?: string; usage?: Usage; error?: { message?: string }; choices?: { index: number; delta?: { content?: string } }[] };
+    let chunk: StreamedChunk & { error?: { message?: string } };
     try {
       chunk = JSON.parse(data);
     } catch {
       return event;
     }
     if (chunk.error) failed = chunk.error.message ?? "upstream error";
-    if (chunk.usage) usage = chunk.usage;
-    for (const choice of chunk.choices ?? []) texts[choice.index] = (texts[choice.index] ?? "") + (choice.delta?.content ?? "");
+    merged.add(chunk);
     if (chunk.choices?.length === 0 && chunk.usage && !clientWantsUsage) return null;
     if (chunk.model !== undefined) chunk.model = servedName;
     return `data: ${JSON.stringify(chunk)}`;
@@ -120,9 +119,9 @@ function relayStream(upstream: ReadableStream<Uint8Array>, completion: Completio
         }
         const status = failed ? "error" : completion.ctx.signal.aborted ? "cancelled" : "success";
         completion.record({
-          output: { choices: texts.map((content, index) => ({ index, message: { role: "assistant", content } })) },
-          promptTokens: usage.prompt_tokens ?? 0,
-          completionTokens: usage.completion_tokens ?? 0,
+          output: merged.body(servedName),
+          promptTokens: merged.reportedUsage.prompt_tokens ?? 0,
+          completionTokens: merged.reportedUsage.completion_tokens ?? 0,
           status,
           error: failed,
         });
