@@ -58,9 +58,9 @@ interface Result {
   p99Ms: number;
   ttftP50Ms: number;
   ttftP99Ms: number;
-  /** Server-process CPU per generated token, in microseconds. */
+  /** Server-process CPU per generated token, in microseconds, over all trials. */
   serverCpuUsPerToken: number;
-  /** Of which the web server's thread and the engine's threads (over all trials; Linux only). */
+  /** Of which the web server's thread and the engine's threads (Linux only). */
   webThreadUsPerToken?: number;
   engineUsPerToken?: number;
   /** The HTTP client's own CPU per token (its process). */
@@ -87,7 +87,7 @@ function summarise(pathName: PathName, concurrency: number, trials: readonly Tri
     p99Ms: percentile(runs.map((r) => r.latencyMs), 99),
     ttftP50Ms: percentile(runs.map((r) => r.ttftMs), 50),
     ttftP99Ms: percentile(runs.map((r) => r.ttftMs), 99),
-    serverCpuUsPerToken: median(trials.map((t) => (t.serverCpuMs * 1000) / tokensOf(t))),
+    serverCpuUsPerToken: usPerToken(trials, (t) => t.serverCpuMs)!,
     webThreadUsPerToken: usPerToken(trials, (t) => t.threads?.mainMs),
     engineUsPerToken: usPerToken(trials, (t) => t.threads?.otherMs),
     ...(pathName === "http" && { clientCpuUsPerToken: usPerToken(trials, (t) => t.clientCpuMs) }),
