@@ -5,7 +5,8 @@ import { flushCalls, recordCall, type CallRecord } from "@/lib/inference/call-re
 import { createTestTeam, uniqueName } from "./factories";
 
 // The write-behind call recorder on the real database: a batch lands as calls plus usage rollups
-// in one statement; a row the database refuses is dropped alone, never with its batch.
+// in one statement; a row the database refuses is dropped alone, never with its batch; responses
+// are stored in their compact form (stored-output.ts).
 
 function call(projectId: string, model: string, overrides: Partial<CallRecord> = {}): CallRecord {
   const id = randomUUID();
@@ -49,5 +50,17 @@ describe("call recorder", () => {
     await flushCalls();
     const day = await getDb().usageDaily.findFirst({ where: { projectId: project.id, day: new Date("2026-11-20") } });
     expect(day).toMatchObject({ requests: 3, promptTokens: 30, completionTokens: 10 });
+  });
+
+  it("stores a response without the logprob bytes that are their token's UTF-8", async () => {
+    const team = await createTestTeam();
+    const project = await getDb().project.create({ data: { teamId: team.id, name: uniqueName("proj") } });
+    const entry = { token: "token_id:42", logprob: -0.5, bytes: [...Buffer.from("token_id:42")], top_logprobs: [] };
+    const output = { choices: [{ index: 0, message: { role: "assistant", content: "*" }, logprobs: { content: [entry] }, finish_reason: "length" }] };
+    const row = call(project.id, uniqueName("model"), { output });
+    recordCall(row);
+    await flushCalls();
+    const stored = await getDb().call.findUniqueOrThrow({ where: { id: row.id } });
+    expect(stored.output).toEqual({ choices: [{ ...output.choices[0], logprobs: { content: [{ token: "token_id:42", logprob: -0.5, top_logprobs: [] }] } }] });
   });
 });

@@ -4,6 +4,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { resolveProject } from "@/lib/auth/projects";
 import { requireInReach, teamIdsAllowing } from "@/lib/auth/team-access";
+import { fromStoredOutput } from "@/lib/calls/stored-output";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { notFound } from "@/lib/http/errors";
@@ -91,6 +92,6 @@ export async function getCall(principal: Principal, callId: string): Promise<Cal
   return {
     ...toCallDto(row),
     request: isObject(row.inputs) ? row.inputs : {},
-    response: isObject(row.output) ? row.output : null,
+    response: isObject(row.output) ? (fromStoredOutput(row.output) as Json) : null,
   };
 }

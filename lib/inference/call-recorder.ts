@@ -1,3 +1,4 @@
+import { toStoredOutput } from "@/lib/calls/stored-output";
 import { getDatabase } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { log } from "@/lib/log";
@@ -6,7 +7,8 @@ import { log } from "@/lib/log";
 // Rows are batched and flushed on a short timer (and at shutdown): one SQL statement inserts the
 // calls and adds them to the per-day usage rollups. It is plain SQL over one JSON parameter, not
 // Prisma: with the embedded database every query runs on the event loop that streams tokens, and
-// Prisma's query compilation cost more than the insert itself.
+// Prisma's query compilation cost more than the insert itself. Responses are stored in the form of
+// stored-output.ts (logprobs' bytes left out where they are their token's UTF-8).
 
 const FLUSH_INTERVAL_MS = 250;
 const MAX_BATCH = 200;
@@ -82,7 +84,8 @@ const INSERT_CALLS = `
     "completionTokens" = "UsageDaily"."completionTokens" + EXCLUDED."completionTokens"`;
 
 async function write(rows: CallRecord[]): Promise<void> {
-  await getDatabase().sql.query(INSERT_CALLS, [storableJson(rows)]);
+  const stored = rows.map((row) => ({ ...row, output: toStoredOutput(row.output) }));
+  await getDatabase().sql.query(INSERT_CALLS, [storableJson(stored)]);
 }
 
 /** Writes the batch; if it fails, each call alone, so one bad row never loses the others. */
