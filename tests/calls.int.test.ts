@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { callDetailSchema, callPage, type CallDto } from "@/lib/calls/schemas";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import { api, json } from "./http";
 import { createTestTeam } from "./factories";
 import { installInferenceModels, type InferenceFixture } from "./inference-fixture";
 
 // Recorded calls over HTTP: chat completions made through the API, then listed (newest first,
-// cursor pages, project/model/status filters) and read back whole; tenancy and roles.
+// cursor pages, project/model/status filters) and read back whole, right after the responses (the
+// write-behind buffer is written before a read); tenancy and roles.
 
 let fixture: InferenceFixture;
 let team: Awaited<ReturnType<typeof createTestTeam>>;
@@ -39,7 +39,6 @@ beforeAll(async () => {
   }
   ids.push(await complete(team.member.key, `${team.name}/other`, "elsewhere"));
   await complete(other.admin.key, `${other.name}/evals`, "foreign");
-  await flushCalls();
 });
 afterAll(() => fixture.remove());
 
@@ -122,7 +121,7 @@ describe("GET /v1/calls/{id}", () => {
     const streamed = await api("POST", "/v1/chat/completions", { bearer: team.member.key, headers, body: { ...body, stream: true } });
     expect(streamed.status).toBe(200);
     expect(await streamed.text()).toContain("data: [DONE]");
-    await flushCalls();
+    // Read at once: the call is still in the write-behind buffer, and the read writes it first.
     const res = await json(api("GET", `/v1/calls/${streamed.headers.get("anneal-call-id")}`, { bearer: team.admin.key }));
     const call = callDetailSchema.parse(res.body);
     const expected = whole.body as { id: string; created: number; choices: { token_ids: number[]; logprobs: { content: unknown[] } }[] };

@@ -1,4 +1,6 @@
 // Recorded calls as callers read them: a cursor page over the projects they may use, and one call.
+// Calls are recorded write-behind; a read first writes what this process still holds, so a call is
+// there as soon as its response has ended (its id is in the response's headers).
 // Another team's call is a 404; annotators (no "use") are 403 — they reach the calls of their
 // annotation items through the queues, not here.
 import type { Principal } from "@/lib/auth/principal";
@@ -9,6 +11,7 @@ import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { notFound } from "@/lib/http/errors";
 import { isUuid, toPage, unknownCursor, type Page } from "@/lib/http/pagination";
+import { flushCalls } from "@/lib/inference/call-recorder";
 import type { CallDetailDto, CallDto, CallStatus, ListCallsQuery } from "./schemas";
 
 const PROJECT = { project: { select: { name: true, team: { select: { name: true } } } } } as const;
@@ -64,6 +67,7 @@ function modelFilter(model: string): Prisma.CallWhereInput {
 
 /** GET /v1/calls: newest first by default, keyset on (startedAt, id). */
 export async function listCalls(principal: Principal, query: ListCallsQuery): Promise<Page<CallDto>> {
+  await flushCalls();
   const scope = await listingScope(principal, query);
   const filters: Prisma.CallWhereInput[] = [scope];
   if (query.model) filters.push(modelFilter(query.model));
@@ -87,6 +91,7 @@ export async function listCalls(principal: Principal, query: ListCallsQuery): Pr
 
 /** GET /v1/calls/{id}: the call with its whole request and response. */
 export async function getCall(principal: Principal, callId: string): Promise<CallDetailDto> {
+  await flushCalls();
   const found = await getDb().call.findUnique({ where: { id: callId }, include: { project: { select: { name: true, teamId: true, team: { select: { name: true } } } } } });
   const row = await requireInReach(principal, found, (r) => r.project.teamId, "use", () => notFound(`Call '${callId}' not found.`));
   return {

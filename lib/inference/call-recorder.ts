@@ -4,13 +4,15 @@ import { Prisma } from "@/lib/db/generated/client";
 import { log } from "@/lib/log";
 
 // Every completion is recorded as a Call, write-behind: the response never waits for the insert.
-// Rows are batched and flushed on a short timer (and at shutdown): one SQL statement inserts the
-// calls and adds them to the per-day usage rollups. It is plain SQL over one JSON parameter, not
-// Prisma: with the embedded database every query runs on the event loop that streams tokens, and
-// Prisma's query compilation cost more than the insert itself. Responses are stored in the form of
-// stored-output.ts (logprobs' bytes left out where they are their token's UTF-8).
+// Rows are batched and flushed on a timer (and at shutdown, and before calls are read): one SQL
+// statement inserts the calls and adds them to the per-day usage rollups. It is plain SQL over one
+// JSON parameter, not Prisma: with the embedded database every query runs on the event loop that
+// streams tokens, and Prisma's query compilation cost more than the insert itself. A statement's
+// fixed cost there (parse, plan, commit: ~1 ms) is shared by a second's calls. Responses are
+// stored in the form of stored-output.ts (logprobs' bytes left out where they are their token's
+// UTF-8).
 
-const FLUSH_INTERVAL_MS = 250;
+const FLUSH_INTERVAL_MS = 1000;
 const MAX_BATCH = 200;
 
 /** One recorded call (a row of "Call"). */

@@ -4,9 +4,11 @@ import { projectRefSchema, splitProjectRef } from "@/lib/auth/names";
 import { resolveTeamAccess, teamIdsAllowing } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import { badRequest } from "@/lib/http/errors";
+import { flushCalls } from "@/lib/inference/call-recorder";
 
 // GET /v1/usage: the daily rollups of the caller's teams (admins and members), filtered by team
-// or project and a date range.
+// or project and a date range; the write-behind buffer of calls is written first, so the usage of
+// a response that has ended is counted.
 
 const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD");
 
@@ -44,6 +46,7 @@ export async function getUsage(principal: Principal, query: z.infer<typeof usage
   const teamIds = teamName
     ? [(await resolveTeamAccess(principal, teamName, "use")).team.id]
     : await teamIdsAllowing(principal, "use");
+  await flushCalls();
   const rows = await getDb().usageDaily.findMany({
     where: {
       day: { gte: new Date(`${start}T00:00:00Z`), lte: new Date(`${end}T00:00:00Z`) },
