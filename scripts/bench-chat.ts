@@ -125,8 +125,16 @@ async function trial(name: string, run: () => Promise<Measurement>): Promise<Tri
   });
 }
 
-/** Runs one job in the client process and waits for its measurement. */
-function measureOverHttp(client: ChildProcess, job: ClientJob): Promise<Measurement> {
+/** Runs one job in the client process and waits for its measurement; then writes the calls it
+ *  recorded (write-behind, flushed every second), so that their cost counts in this measurement's
+ *  server CPU rather than in whichever comes next. */
+async function measureOverHttp(client: ChildProcess, job: ClientJob): Promise<Measurement> {
+  const measurement = await runClientJob(client, job);
+  await flushCalls();
+  return measurement;
+}
+
+function runClientJob(client: ChildProcess, job: ClientJob): Promise<Measurement> {
   return new Promise((resolve, reject) => {
     const onExit = (code: number | null) => reject(new Error(`bench client exited (${code})`));
     client.once("exit", onExit);
