@@ -55,12 +55,12 @@ describe("call recorder", () => {
   it("stores a response without the logprob bytes that are their token's UTF-8", async () => {
     const team = await createTestTeam();
     const project = await getDb().project.create({ data: { teamId: team.id, name: uniqueName("proj") } });
-    const entry = { token: "token_id:42", logprob: -0.5, bytes: [...Buffer.from("token_id:42")], top_logprobs: [] };
+    const entry = { token: " sea", logprob: -0.5, bytes: [...Buffer.from(" sea")], top_logprobs: [] };
     const output = { choices: [{ index: 0, message: { role: "assistant", content: "*" }, logprobs: { content: [entry] }, finish_reason: "length" }] };
     const row = call(project.id, uniqueName("model"), { output });
     recordCall(row);
     await flushCalls();
     const stored = await getDb().call.findUniqueOrThrow({ where: { id: row.id } });
-    expect(stored.output).toEqual({ choices: [{ ...output.choices[0], logprobs: { content: [{ token: "token_id:42", logprob: -0.5, top_logprobs: [] }] } }] });
+    expect(stored.output).toEqual({ choices: [{ ...output.choices[0], logprobs: { content: [{ token: " sea", logprob: -0.5, top_logprobs: [] }] } }] });
   });
 });

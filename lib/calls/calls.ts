@@ -6,6 +6,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { resolveProject } from "@/lib/auth/projects";
 import { requireInReach, teamIdsAllowing } from "@/lib/auth/team-access";
+import { isJsonObject, type JsonObject } from "@/lib/calls/json-object";
 import { fromStoredOutput } from "@/lib/calls/stored-output";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
@@ -17,19 +18,17 @@ import type { CallDetailDto, CallDto, CallStatus, ListCallsQuery } from "./schem
 const PROJECT = { project: { select: { name: true, team: { select: { name: true } } } } } as const;
 type CallRow = Prisma.CallGetPayload<{ include: typeof PROJECT }>;
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** The first choice's message of a recorded response (JSON or the streamed answer). */
-function firstMessage(output: unknown): Json | null {
-  if (!isObject(output) || !Array.isArray(output.choices)) return null;
-  const choice = (output.choices as unknown[]).find((c) => isObject(c) && (c.index ?? 0) === 0) ?? output.choices[0];
-  return isObject(choice) && isObject(choice.message) ? choice.message : null;
+function firstMessage(output: unknown): JsonObject | null {
+  if (!isJsonObject(output) || !Array.isArray(output.choices)) return null;
+  const choice = (output.choices as unknown[]).find((c) => isJsonObject(c) && (c.index ?? 0) === 0) ?? output.choices[0];
+  return isJsonObject(choice) && isJsonObject(choice.message) ? choice.message : null;
 }
 
 function toCallDto(row: CallRow): CallDto {
   const project = `${row.project.team.name}/${row.project.name}`;
-  const inputs = isObject(row.inputs) ? row.inputs : {};
+  const inputs = isJsonObject(row.inputs) ? row.inputs : {};
   return {
     id: row.id,
     object: "call",
@@ -45,7 +44,7 @@ function toCallDto(row: CallRow): CallDto {
     ended_at: row.endedAt?.toISOString() ?? null,
     latency_ms: row.latencyMs,
     usage: { prompt_tokens: row.promptTokens, completion_tokens: row.completionTokens, total_tokens: row.promptTokens + row.completionTokens },
-    messages: Array.isArray(inputs.messages) ? (inputs.messages as unknown[]).filter(isObject) : [],
+    messages: Array.isArray(inputs.messages) ? (inputs.messages as unknown[]).filter(isJsonObject) : [],
     output: firstMessage(row.output),
   };
 }
@@ -96,7 +95,7 @@ export async function getCall(principal: Principal, callId: string): Promise<Cal
   const row = await requireInReach(principal, found, (r) => r.project.teamId, "use", () => notFound(`Call '${callId}' not found.`));
   return {
     ...toCallDto(row),
-    request: isObject(row.inputs) ? row.inputs : {},
-    response: isObject(row.output) ? (fromStoredOutput(row.output) as Json) : null,
+    request: isJsonObject(row.inputs) ? row.inputs : {},
+    response: isJsonObject(row.output) ? (fromStoredOutput(row.output) as JsonObject) : null,
   };
 }

@@ -7,9 +7,8 @@
 // 4.5 ms, on the embedded database's event loop). Reading a call puts them back. Bytes that differ
 // from the token's UTF-8 (a server that sends a partial character's bytes) are kept, and so is
 // `null`; an entry that had no `bytes` at all reads back with `null`.
+import { isJsonObject, type JsonObject } from "@/lib/calls/json-object";
 
-type Json = Record<string, unknown>;
-const isObject = (value: unknown): value is Json => typeof value === "object" && value !== null && !Array.isArray(value);
 
 /** Whether `bytes` are exactly the UTF-8 encoding of `token`. */
 function isUtf8Of(bytes: readonly unknown[], token: string): boolean {
@@ -28,17 +27,17 @@ function isUtf8Of(bytes: readonly unknown[], token: string): boolean {
 }
 
 function storedEntry(entry: unknown): unknown {
-  if (!isObject(entry) || typeof entry.token !== "string") return entry;
+  if (!isJsonObject(entry) || typeof entry.token !== "string") return entry;
   const { bytes, top_logprobs, ...rest } = entry;
-  const stored: Json = rest;
+  const stored: JsonObject = rest;
   if (!(Array.isArray(bytes) && isUtf8Of(bytes, entry.token))) stored.bytes = bytes ?? null;
   if (top_logprobs !== undefined) stored.top_logprobs = Array.isArray(top_logprobs) ? top_logprobs.map(storedEntry) : top_logprobs;
   return stored;
 }
 
 function restoredEntry(entry: unknown): unknown {
-  if (!isObject(entry) || typeof entry.token !== "string") return entry;
-  const restored: Json = { ...entry };
+  if (!isJsonObject(entry) || typeof entry.token !== "string") return entry;
+  const restored: JsonObject = { ...entry };
   if (!("bytes" in entry)) restored.bytes = [...Buffer.from(entry.token, "utf8")];
   if (Array.isArray(entry.top_logprobs)) restored.top_logprobs = entry.top_logprobs.map(restoredEntry);
   return restored;
@@ -46,11 +45,11 @@ function restoredEntry(entry: unknown): unknown {
 
 /** The body with each choice's logprob entries mapped; anything not shaped like a completion as is. */
 function mapLogprobEntries(output: unknown, map: (entry: unknown) => unknown): unknown {
-  if (!isObject(output) || !Array.isArray(output.choices)) return output;
+  if (!isJsonObject(output) || !Array.isArray(output.choices)) return output;
   return {
     ...output,
     choices: output.choices.map((choice) => {
-      if (!isObject(choice) || !isObject(choice.logprobs) || !Array.isArray(choice.logprobs.content)) return choice;
+      if (!isJsonObject(choice) || !isJsonObject(choice.logprobs) || !Array.isArray(choice.logprobs.content)) return choice;
       return { ...choice, logprobs: { ...choice.logprobs, content: choice.logprobs.content.map(map) } };
     }),
   };
