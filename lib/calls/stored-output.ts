@@ -9,7 +9,6 @@
 // `null`; an entry that had no `bytes` at all reads back with `null`.
 import { isJsonObject, type JsonObject } from "@/lib/calls/json-object";
 
-
 /** Whether `bytes` are exactly the UTF-8 encoding of `token`. */
 function isUtf8Of(bytes: readonly unknown[], token: string): boolean {
   if (bytes.length === token.length) {
