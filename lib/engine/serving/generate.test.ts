@@ -1,13 +1,16 @@
 import fs from "node:fs";
 import path from "node:path";
+import type { Llama } from "node-llama-cpp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { referenceForward } from "../model/reference";
 import type { LlamaWeights } from "../model/config";
 import { randomLora, writeTinyModel, type TinyModelFiles } from "../test-support/tiny-model";
 import { encodeChat } from "../tokenizer/chatml";
 import { generate, generateText, type GenerateRequest } from "./generate";
+import { getLlamaRuntime } from "./llama-runtime";
 import { ModelRegistry } from "./model-registry";
 import { nextTokenLogits, viaControlledEvaluate } from "./next-token-logits";
+import { nulTokenIds } from "./nul-tokens";
 
 let files: TinyModelFiles;
 let registry: ModelRegistry;
@@ -105,7 +108,8 @@ describe("serving through llama.cpp", () => {
   it("streams text whole characters at a time", async () => {
     // Byte-level tokens: the emoji is four tokens and must come out as one piece, never as U+FFFD.
     const pieces: string[] = [];
-    for await (const t of generate(registry, request({ grammar: { gbnf: 'root ::= "a😀é"' } }))) pieces.push(t.text);
+    const grammar = await (await getLlamaRuntime()).createGrammar({ grammar: 'root ::= "a😀é"' });
+    for await (const t of generate(registry, request({ grammar }))) pieces.push(t.text);
     expect(pieces.join("")).toBe("a😀é");
     expect(pieces.some((p) => p.includes("\uFFFD"))).toBe(false);
     expect(pieces).toContain("😀");
@@ -134,8 +138,9 @@ describe("serving through llama.cpp", () => {
       properties: { ok: { type: "boolean" }, color: { enum: ["red", "green", "blue"] } },
       required: ["ok", "color"],
     };
+    const grammar = await (await getLlamaRuntime()).createGrammarForJsonSchema(jsonSchema as Parameters<Llama["createGrammarForJsonSchema"]>[0]);
     for (const seed of [1, 2, 3]) {
-      const r = await generateText(registry, request({ grammar: { jsonSchema }, sampling: { seed }, maxTokens: 64 }));
+      const r = await generateText(registry, request({ grammar, sampling: { seed }, maxTokens: 64 }));
       expect(r.finishReason).toBe("stop");
       const value = JSON.parse(r.text) as { ok: unknown; color: unknown };
       expect(typeof value.ok).toBe("boolean");
@@ -149,6 +154,17 @@ describe("serving through llama.cpp", () => {
     expect(r.tokens).toHaveLength(3);
     const stopped = await generateText(registry, request({ stopTokens: [r.tokens[1]], ignoreEos: true, maxTokens: 3 }));
     expect(stopped).toMatchObject({ finishReason: "stop", stopToken: r.tokens[1], tokens: [r.tokens[0]] });
+  });
+
+  it("never samples a token whose text holds NUL, however strongly it is favoured", async () => {
+    const lease = await registry.lease(files.model);
+    const nul = nulTokenIds(lease.model, files.config.vocabSize);
+    lease.release();
+    expect(nul.length).toBeGreaterThan(0); // the byte-level vocabulary has a 0x00 token
+    const favoured = Object.fromEntries(nul.map((t) => [t, 100]));
+    const result = await generateText(registry, request({ sampling: { temperature: 1, seed: 3, logitBias: favoured } }));
+    expect(result.tokens.some((t) => nul.includes(t))).toBe(false);
+    expect(result.text).not.toContain("\u0000");
   });
 
   it("masks stop tokens until minTokens, and reports the most likely alternatives", async () => {

@@ -2,12 +2,13 @@
 // sample → feed back → repeat. A prompt that shares a prefix with what the sequence already holds
 // reuses that part of its KV cache (RL samples many completions of one prompt).
 
-import type { LlamaContextSequence, LlamaModel, Token } from "node-llama-cpp";
+import type { LlamaContextSequence, LlamaGrammar, LlamaModel, Token } from "node-llama-cpp";
 import { eraseTokens } from "./erase-gate";
-import { GrammarConstraint, type GrammarSpec } from "./grammar-constraint";
+import { GrammarConstraint } from "./grammar-constraint";
 import type { AdapterRef, ModelRegistry, SequenceLease } from "./model-registry";
 import { nextTokenLogits } from "./next-token-logits";
 import { TokenBuffer } from "./token-buffer";
+import { nulTokenIds } from "./nul-tokens";
 import { Sampler, type SamplingParams } from "./sampler";
 import { commonPrefixLength } from "./sequence-pool";
 
@@ -18,8 +19,8 @@ export interface GenerateRequest {
   promptTokens: readonly number[];
   maxTokens: number;
   sampling?: SamplingParams;
-  /** Constrain the output to a JSON schema or a GBNF grammar. */
-  grammar?: GrammarSpec;
+  /** Constrain the output to a compiled grammar (compiled once per request, shared by its choices). */
+  grammar?: LlamaGrammar;
   /** Tokens that end generation, not emitted, besides the model's end-of-generation tokens. */
   stopTokens?: readonly number[];
   /** Do not stop at the model's end-of-generation tokens. */
@@ -97,23 +98,24 @@ async function decodeLoop(lease: SequenceLease, request: GenerateRequest, out: T
   const prompt = request.promptTokens;
   const { model, sequence } = lease;
   if (prompt.length >= sequence.contextSize) throw new Error(`generate: prompt of ${prompt.length} tokens fills the context (${sequence.contextSize})`);
-  const grammar = request.grammar && (await GrammarConstraint.create(model, request.grammar));
+  const grammar = request.grammar && GrammarConstraint.create(model, request.grammar);
   const extraStops = new Set(request.stopTokens ?? []);
   const isStop = (t: number) => extraStops.has(t) || (!request.ignoreEos && model.isEogToken(t as Token));
-  const sampler = new Sampler(request.sampling ?? {}, prompt);
+  let logits = await nextTokenLogits(sequence, await tokensToEvaluate(sequence, prompt));
+  const sampling = request.sampling ?? {};
+  const banned = [...(sampling.bannedTokenIds ?? []), ...nulTokenIds(model, logits.length)];
+  const sampler = new Sampler({ ...sampling, bannedTokenIds: banned }, prompt);
   const text = new TextStream(model, request.renderSpecialTokens ?? false);
   const minTokens = request.minTokens ?? 0;
   const topLogprobs = request.topLogprobs ?? 0;
   const output: number[] = [];
-
-  let logits = await nextTokenLogits(sequence, await tokensToEvaluate(sequence, prompt));
   for (let produced = 0; produced < request.maxTokens; produced++) {
     if (request.signal?.aborted || consumerGone()) return { reason: "abort" };
     const early = produced < minTokens;
-    const banned = bannedNext(request.bannedSequences ?? [], output);
+    const bannedHere = bannedNext(request.bannedSequences ?? [], output);
     const isAllowed =
-      early || grammar || banned.size > 0
-        ? (t: number) => !banned.has(t) && !(early && isStop(t)) && (grammar?.isAllowed(t) ?? true)
+      early || grammar || bannedHere.size > 0
+        ? (t: number) => !bannedHere.has(t) && !(early && isStop(t)) && (grammar?.isAllowed(t) ?? true)
         : undefined;
     const token = sampler.sample(logits, isAllowed);
     const logprobs = logSoftmax(logits);
