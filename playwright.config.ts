@@ -16,6 +16,11 @@ const startFresh = (dataDir: string) =>
 
 export default defineConfig({
   testDir: "e2e",
+  // The first-run screen is checked before any journey signs in (e2e/first-run.spec.ts).
+  projects: [
+    { name: "first-run", testMatch: /first-run\.spec\.ts$/ },
+    { name: "journeys", testIgnore: /first-run\.spec\.ts$/, dependencies: ["first-run"] },
+  ],
   timeout: 30_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,

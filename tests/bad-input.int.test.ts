@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
+import { openApiDocument } from "@/lib/api/openapi";
 import { api, json } from "./http";
 import { createTestUser, type TestUser } from "./factories";
+import { fuzzVariants, limitMessage, type Variant } from "./fuzz/variants";
 
 // Bad input gets a clear 4xx with the documented body, never a 500 and never a half-written row.
 
@@ -58,6 +60,11 @@ describe("bad input", () => {
     expect(created.status).toBe(201);
     expect(created.body.team).toBeNull();
     expect(created.body).not.toHaveProperty("surprise");
+    // …and the OpenAPI document says so on every body.
+    const { paths } = openApiDocument() as { paths: Record<string, Record<string, { requestBody?: { description: string } }>> };
+    const bodies = Object.values(paths).flatMap((methods) => Object.values(methods).flatMap((op) => (op.requestBody ? [op.requestBody] : [])));
+    expect(bodies.length).toBeGreaterThan(10);
+    for (const body of bodies) expect(body.description).toMatch(/^Unknown fields are accepted and ignored/);
   });
 
   it("a body over the route's 1 MiB limit is 413, whether declared or streamed", async () => {
@@ -76,5 +83,56 @@ describe("bad input", () => {
     expect(email.status).toBe(409);
     const teams = await json(api("GET", "/v1/teams", { bearer: admin.key }));
     expect(teams.body.data.map((t: { name: string }) => t.name)).not.toContain("fresh-name-1");
+  });
+});
+
+// Every operation of the OpenAPI document, sent malformed variants (fuzz/variants.ts): each answer
+// is the contract's status and body, within a few seconds.
+describe("fuzz: malformed variants of every operation", () => {
+  const ANSWER_WITHIN_MS = 5000;
+
+  async function check(variant: Variant): Promise<string | undefined> {
+    const started = performance.now();
+    const response = await api(variant.method, variant.url, variant.options);
+    const elapsed = performance.now() - started;
+    const text = await response.text();
+    const problems: string[] = [];
+    if (elapsed > ANSWER_WITHIN_MS) problems.push(`answered in ${elapsed.toFixed(0)} ms`);
+    if (response.status !== variant.expect.status) problems.push(`status ${response.status}, expected ${variant.expect.status}`);
+    let body: any;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      return `${variant.name}: not JSON: ${text.slice(0, 200)}`;
+    }
+    const expected = variant.expect;
+    if (expected.status === 422) {
+      const detail = body.detail;
+      const wellFormed = Array.isArray(detail) && detail.every((d: any) => Array.isArray(d.loc) && d.loc.every((l: unknown) => typeof l === "string") && typeof d.msg === "string" && typeof d.type === "string");
+      if (!wellFormed) problems.push("detail is not a list of {loc, msg, type}");
+      else if (!detail.some((d: any) => JSON.stringify(d.loc) === JSON.stringify(expected.loc) && (!expected.type || d.type === expected.type))) {
+        problems.push(`no issue at ${JSON.stringify(expected.loc)}${expected.type ? ` of type ${expected.type}` : ""}`);
+      }
+      if (variant.operation.openaiErrors && typeof body.error?.message !== "string") problems.push("no OpenAI error envelope");
+    } else if (expected.status === 413) {
+      if (body.detail !== limitMessage(expected.limit)) problems.push(`413 detail ${JSON.stringify(body.detail)}`);
+    } else {
+      if (typeof body.detail !== "string") problems.push("401 without a detail message");
+      if (!response.headers.get("www-authenticate")) problems.push("401 without WWW-Authenticate");
+    }
+    return problems.length ? `${variant.name}: ${problems.join("; ")} — ${text.slice(0, 300)}` : undefined;
+  }
+
+  it("answers each variant as the contract says, within a few seconds", async () => {
+    const admin = await createTestUser({ admin: true });
+    const variants = fuzzVariants({ key: admin.key });
+    const failures: string[] = [];
+    for (const variant of variants) {
+      const failure = await check(variant);
+      if (failure) failures.push(failure);
+    }
+    const operations = new Set(variants.map((v) => v.operation.id)).size;
+    console.log(`fuzz: ${variants.length} requests to ${operations} operations, ${failures.length} answered outside the contract`);
+    expect(failures).toEqual([]);
   });
 });

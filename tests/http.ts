@@ -1,8 +1,10 @@
 import type { RouteHandler } from "@/lib/http/handle";
+import { refuseMalformedTarget } from "@/lib/http/request-target";
 
-// Calls the app's real route handlers in-process, as Next would: the URL is matched against the
-// route files under app/ (dynamic segments become params), and the exported method handler runs
-// with a real Request. No server, no mocks: the same code path minus the socket.
+// Calls the app's real route handlers in-process, as npm start's server and Next would: a malformed
+// target or Host is refused first (scripts/lib/serve.ts), then the URL is matched against the route
+// files under app/ (dynamic segments become params), and the exported method handler runs with a
+// real Request. No server, no mocks: the same code path minus the socket.
 
 const modules = import.meta.glob<Record<string, RouteHandler>>("/app/**/route.ts");
 
@@ -55,7 +57,10 @@ export interface ApiOptions {
 export const BASE_URL = "http://anneal.test";
 
 export async function api(method: string, url: string, options: ApiOptions = {}): Promise<Response> {
-  const { pathname } = new URL(url, BASE_URL);
+  const { pathname, search } = new URL(url, BASE_URL);
+  const headers: Record<string, string> = { host: new URL(BASE_URL).host, ...options.headers };
+  const refusal = refuseMalformedTarget(pathname + search, headers.host);
+  if (refusal) return refusal;
   const route = ROUTE_FILES.find((r) => r.pattern.test(pathname));
   if (!route) return new Response(JSON.stringify({ detail: "Not Found" }), { status: 404 });
   const match = pathname.match(route.pattern)!;
@@ -68,7 +73,6 @@ export async function api(method: string, url: string, options: ApiOptions = {})
   const module = await modules[route.file]();
   const handler = module[method];
   if (!handler) return new Response(null, { status: 405 });
-  const headers: Record<string, string> = { host: new URL(BASE_URL).host, ...options.headers };
   if (options.bearer) headers.authorization = `Bearer ${options.bearer}`;
   if (options.basic) headers.authorization = `Basic ${Buffer.from(options.basic.join(":")).toString("base64")}`;
   let body: BodyInit | undefined = options.rawBody as BodyInit | undefined;

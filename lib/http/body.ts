@@ -1,8 +1,6 @@
-import { AppError } from "@/lib/http/errors";
+import { MiB } from "@/lib/contract/body-limits";
+import { AppError, invalid } from "@/lib/contract/errors";
 
-export const MiB = 1024 * 1024;
-export const DEFAULT_BODY_LIMIT = 1 * MiB;
-export const LARGE_BODY_LIMIT = 64 * MiB;
 
 export function tooLarge(limit: number): AppError {
   return new AppError(
@@ -11,7 +9,10 @@ export function tooLarge(limit: number): AppError {
   );
 }
 
-/** Reads the body as text, refusing (413) as soon as it passes `limit` bytes. */
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/** Reads the body as UTF-8 text, refusing (413) as soon as it passes `limit` bytes; bytes that are
+ *  not UTF-8 are a 422 rather than silently replaced by U+FFFD. */
 export async function readBodyText(req: Request, limit: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
@@ -29,5 +30,9 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString("utf8");
+  try {
+    return UTF8.decode(Buffer.concat(chunks));
+  } catch {
+    throw invalid(["body"], "The body is not valid UTF-8.", "json_invalid");
+  }
 }

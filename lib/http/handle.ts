@@ -2,12 +2,14 @@ import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authenticate } from "@/lib/auth/authenticate";
 import type { Principal } from "@/lib/auth/principal";
-import { DEFAULT_BODY_LIMIT, readBodyText } from "@/lib/http/body";
-import { AppError, ValidationError, forbidden } from "@/lib/http/errors";
-import { dropNullFields, parseJsonBody } from "@/lib/http/json";
+import { DEFAULT_BODY_LIMIT } from "@/lib/contract/body-limits";
+import { readBodyText } from "@/lib/http/body";
+import { AppError, ValidationError, forbidden } from "@/lib/contract/errors";
+import { parseJsonBody } from "@/lib/http/json";
 import { readMultipartBody } from "@/lib/http/multipart";
+import { checkRequestValues } from "@/lib/http/request-values";
 import { log } from "@/lib/log";
-import type { Operation } from "@/lib/http/operation";
+import type { Operation } from "@/lib/contract/operation";
 import { toValidationIssues } from "@/lib/http/validation";
 
 // The one route wrapper: authentication, parsing of path/query/body against the operation's zod
@@ -46,10 +48,12 @@ function queryObject(url: URL): Record<string, string | string[]> {
 }
 
 async function readBody(req: Request, operation: Operation): Promise<unknown> {
-  if (operation.bodyKind === "multipart") return readMultipartBody(req, operation.bodyLimit ?? DEFAULT_BODY_LIMIT);
+  if (operation.bodyKind === "multipart") {
+    return checkRequestValues("body", await readMultipartBody(req, operation.bodyLimit ?? DEFAULT_BODY_LIMIT));
+  }
   const text = await readBodyText(req, operation.bodyLimit ?? DEFAULT_BODY_LIMIT);
   if (text.trim() === "") return undefined;
-  return dropNullFields(parseJsonBody(text, operation.nonStandardJson ?? false));
+  return checkRequestValues("body", parseJsonBody(text, operation.nonStandardJson ?? false), { dropNulls: true, keepNullsIn: operation.keepNullsIn });
 }
 
 export function errorResponse(error: unknown, operation: Pick<Operation, "openaiErrors">, requestId: string): Response {
@@ -88,8 +92,8 @@ export function handle<O extends Operation>(
       if (operation.instanceAdmin && !principal?.user.isAdmin) {
         throw forbidden("Only an administrator of this Anneal instance can do this.");
       }
-      const params = parse(operation.params, "path", (await routeContext?.params) ?? {});
-      const query = parse(operation.query, "query", queryObject(new URL(req.url)));
+      const params = parse(operation.params, "path", checkRequestValues("path", (await routeContext?.params) ?? {}));
+      const query = parse(operation.query, "query", checkRequestValues("query", queryObject(new URL(req.url))));
       const rawBody = operation.body ? await readBody(req, operation) : undefined;
       const body = parse(operation.body, "body", rawBody ?? {});
       const result = await handler({ req, principal, params, query, body, requestId } as HandlerContext<O>);

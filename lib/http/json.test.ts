@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { dropNullFields, parseJsonBody, replaceNonStandardLiterals } from "@/lib/http/json";
+import { parseJsonBody, replaceNonStandardLiterals } from "@/lib/http/json";
 
 describe("non-standard JSON literals", () => {
   it("become null outside strings only", () => {
@@ -11,11 +11,5 @@ describe("non-standard JSON literals", () => {
 
   it("are a json_invalid error where not accepted", () => {
     expect(() => parseJsonBody('{"a": NaN}', false)).toThrow(expect.objectContaining({ issues: [expect.objectContaining({ type: "json_invalid" })] }));
-  });
-});
-
-describe("null means default", () => {
-  it("drops null object fields at every depth, keeps array elements", () => {
-    expect(dropNullFields({ a: null, b: { c: null, d: 1 }, e: [null, { f: null }] })).toEqual({ b: { d: 1 }, e: [null, {}] });
   });
 });

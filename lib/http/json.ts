@@ -1,4 +1,4 @@
-import { invalid } from "@/lib/http/errors";
+import { invalid } from "@/lib/contract/errors";
 
 // JSON bodies. Python clients (ART) emit the non-standard literals NaN, Infinity and -Infinity;
 // routes that accept them read them as null ("missing"), which then takes the field's default.
@@ -40,19 +40,4 @@ export function parseJsonBody(text: string, allowNonStandardLiterals: boolean): 
   } catch (error) {
     throw invalid(["body"], `JSON decode error: ${(error as Error).message}`, "json_invalid");
   }
-}
-
-/**
- * "null means default": object keys whose value is null are dropped before validation, at every
- * depth, so an optional field sent as null takes its default (ART sends every config key, nulls
- * included). Array elements are kept as they are.
- */
-export function dropNullFields(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(dropNullFields);
-  if (value === null || typeof value !== "object") return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, field] of Object.entries(value)) {
-    if (field !== null) out[key] = dropNullFields(field);
-  }
-  return out;
 }

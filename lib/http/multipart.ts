@@ -1,4 +1,4 @@
-import { AppError, invalid } from "@/lib/http/errors";
+import { AppError, invalid } from "@/lib/contract/errors";
 import { tooLarge } from "@/lib/http/body";
 
 // multipart/form-data bodies (file uploads). The body is counted while it streams into the form

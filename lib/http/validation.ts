@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ValidationIssue } from "@/lib/http/errors";
+import type { ValidationIssue } from "@/lib/contract/errors";
 
 // zod issues → the spec's 422 `detail` entries: `loc` is where the value came from (body, query,
 // path, header) then the field path, indices as decimal strings; `type` uses pydantic's names

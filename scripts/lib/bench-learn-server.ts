@@ -36,8 +36,8 @@ export async function startBenchServer(root: string, env: Record<string, string>
   const log = fs.openSync(logFile, "a");
   const started = performance.now();
   const childEnv: NodeJS.ProcessEnv = { ...process.env, ...env, ANNEAL_DATA_DIR: dataDir, PORT: String(port), HOST: "127.0.0.1", ANNEAL_INIT_API_KEY: apiKey, ANNEAL_LOG_LEVEL: "warn" };
-  // The embedded database and the shipped model only: nothing from the caller's instance.
-  delete childEnv.DATABASE_URL;
+  // The embedded database (unless the caller names one) and the shipped model only: nothing from the caller's instance.
+  if (!env.DATABASE_URL) delete childEnv.DATABASE_URL;
   delete childEnv.ANNEAL_MODELS_FILE;
   const child = spawn(process.execPath, ["--import", "tsx", path.join(root, "scripts/start.ts")], { cwd: root, stdio: ["ignore", log, log], env: childEnv });
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));

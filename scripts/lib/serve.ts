@@ -1,7 +1,9 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import next from "next";
-import { directRoute, serveDirect } from "./direct-routes";
+import { PEER_ADDRESS_HEADER } from "@/lib/auth/client-address";
+import { refuseMalformedTarget } from "@/lib/http/request-target";
+import { directRoute, serveDirect, writeResponse } from "./direct-routes";
 
 // Next's production server inside this process (it owns the embedded database), as npm start
 // runs it, with the hottest route answered directly (direct-routes.ts); also used by benchmarks
@@ -19,8 +21,14 @@ export async function serveNext({ root, host, port }: { root: string; host: stri
   const handler = app.getRequestHandler();
   await app.prepare();
   const server = http.createServer((req, res) => {
+    // The client's address for the password throttle (lib/auth/client-address.ts), written over
+    // whatever the client sent in that header.
+    req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
     const direct = directRoute(req);
-    void (direct ? serveDirect(direct, req, res) : handler(req, res));
+    if (direct) return void serveDirect(direct, req, res);
+    // Next's router answers a malformed target with a plain-text 500: refused here instead.
+    const refusal = refuseMalformedTarget(req.url ?? "/", req.headers.host);
+    void (refusal ? writeResponse(refusal, res) : handler(req, res));
   });
   // Node closes idle keep-alive connections after 5 s, the same expiry several HTTP clients use
   // (httpx's): a request sent on a connection at that moment is reset. 75 s, as nginx does.

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { invalid } from "@/lib/http/errors";
+import { invalid } from "@/lib/contract/errors";
 
-// Cursor pages (contract.md): {object:"list", data, first_id, last_id, has_more}. `after` is an
+// Cursor pages (docs/contract.md): {object:"list", data, first_id, last_id, has_more}. `after` is an
 // exclusive cursor holding an item id; the server resolves it to the item's own position, because
 // ids do not sort in time.
 

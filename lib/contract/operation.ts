@@ -1,9 +1,11 @@
 import type { z } from "zod";
-import type { AuthScheme } from "@/lib/auth/authenticate";
 
 // An operation is one endpoint's contract: method, path, auth, and the zod schemas of its path,
 // query, body and response. Route handlers bind a domain function to an operation (lib/http/handle);
 // the OpenAPI document and the auth-matrix test are generated from the same list.
+
+/** How a route authenticates its caller: API key as Bearer, or Basic (username:password or api:<key>). */
+export type AuthScheme = "bearer" | "basic";
 
 export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 
@@ -19,7 +21,7 @@ export interface Operation<
   path: string;
   summary: string;
   tag: string;
-  /** `public` routes need no credentials (contract.md lists them). */
+  /** `public` routes need no credentials (docs/contract.md lists them). */
   auth: "public" | AuthScheme;
   /** Only operators of the instance (User.isAdmin) may call it. */
   instanceAdmin?: boolean;
@@ -36,6 +38,9 @@ export interface Operation<
   bodyKind?: "json" | "multipart";
   /** Accept NaN/Infinity/-Infinity literals in the JSON body (as missing values). */
   nonStandardJson?: boolean;
+  /** Top-level body fields holding the client's own JSON, where null is a value: "null means
+   *  default" (null object fields dropped before validation) does not apply under them. */
+  keepNullsIn?: readonly string[];
   /** Also send errors in OpenAI's `{"error": {...}}` envelope (chat completions). */
   openaiErrors?: boolean;
 }

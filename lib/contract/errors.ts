@@ -1,3 +1,8 @@
+// lib/contract: the REST contract's foundations every domain builds on — typed errors and their
+// statuses, cursor pages, body limits, and the operation type (an endpoint's declared contract).
+// It imports nothing of the project's, so lib/http (the route wrapper) and the domains depend on it
+// and never on each other.
+
 // Typed domain errors with stable codes, mapped to an HTTP status in one place (toErrorResponse).
 // Domain code throws these; anything else becomes a generic 500 whose details go to the log only.
 
