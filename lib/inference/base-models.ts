@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { getEnv } from "@/lib/config/env";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/contract/errors";
 
 // The base models this instance serves: the shipped tiny-chat (trainable by Anneal's own engine)
 // and GGUF files the operator lists in ANNEAL_MODELS_FILE. ANNEAL_DEFAULT_MODEL names the one a

@@ -92,3 +92,25 @@ describe("chat completion request", () => {
     expect(r).not.toHaveProperty("something_new");
   });
 });
+
+describe("request bounds", () => {
+  const many = <T>(n: number, item: (i: number) => T) => Array.from({ length: n }, (_, i) => item(i));
+  it.each([
+    ["stop", { stop: many(17, (i) => `s${i}`) }, ["body", "stop"], "stop may hold at most 16 strings"],
+    ["one stop string", { stop: ["x".repeat(257)] }, ["body", "stop", 0], "a stop string may be at most 256 characters"],
+    ["logit_bias", { logit_bias: Object.fromEntries(many(301, (i) => [String(i), 1])) }, ["body", "logit_bias"], "logit_bias may hold at most 300 tokens"],
+    ["bad_words", { bad_words: many(129, (i) => `w${i}`) }, ["body", "bad_words"], "bad_words may hold at most 128 words"],
+    ["one bad word", { bad_words: ["x".repeat(257)] }, ["body", "bad_words", 0], "a bad word may be at most 256 characters"],
+    ["tools", { tools: many(129, (i) => ({ type: "function", function: { name: `f${i}` } })) }, ["body", "tools"], "tools may hold at most 128 tools"],
+    ["n", { n: 129 }, ["body", "n"], "Too big: expected number to be <=128"],
+    ["chat_template", { chat_template: "x".repeat(64 * 1024 + 1) }, ["body", "chat_template"], "a chat template may be at most 65536 characters"],
+    ["chat_template_kwargs.chat_template", { chat_template_kwargs: { chat_template: "x".repeat(64 * 1024 + 1) } }, ["body", "chat_template_kwargs", "chat_template"], "a chat template may be at most 65536 characters"],
+  ])("%s over its bound is 422 at its place", (_, body, loc, msg) => {
+    const found = issues({ messages, ...body }).map((issue) => ({ loc: issue.loc.map(String), msg: issue.msg }));
+    expect(found).toEqual([{ loc: loc.map(String), msg }]);
+  });
+
+  it("accepts each at its bound", () => {
+    expect(issues({ messages, stop: many(16, (i) => `${i}`.padEnd(256, "x")), logit_bias: Object.fromEntries(many(300, (i) => [String(i), 1])), bad_words: many(128, () => "w".repeat(256)), tools: many(128, (i) => ({ type: "function", function: { name: `f${i}` } })), n: 128, chat_template: "x".repeat(64 * 1024) })).toEqual([]);
+  });
+});

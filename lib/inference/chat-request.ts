@@ -1,8 +1,20 @@
 import { z } from "zod";
 
 // POST /v1/chat/completions request: every field of spec §4.1 with its default and range, and
-// vLLM's cross-field rules with vLLM's own messages (reference/vllm-chat.md §1.2–1.3). Failures
-// are 422 `detail` entries (contract.md), located at the field the rule is about.
+// vLLM's cross-field rules with vLLM's own messages (vLLM's protocol.py validators). Failures
+// are 422 `detail` entries (docs/contract.md), located at the field the rule is about.
+
+// Bounds on what a request may ask the engine thread to do per token (stop strings are matched,
+// logit_bias applied and bad_words checked after every token) or to carry into the prompt (tools).
+export const MAX_STOP_STRINGS = 16;
+export const MAX_STOP_STRING_CHARACTERS = 256;
+export const MAX_LOGIT_BIAS_ENTRIES = 300;
+export const MAX_BAD_WORDS = 128;
+export const MAX_BAD_WORD_CHARACTERS = 256;
+export const MAX_TOOLS = 128;
+// A request's own chat template is parsed on the engine thread too (up to ~0.5 ms per KiB, measured).
+export const MAX_CHAT_TEMPLATE_CHARACTERS = 64 * 1024;
+const chatTemplateTooLong = `a chat template may be at most ${MAX_CHAT_TEMPLATE_CHARACTERS} characters`;
 
 const INT64_MIN = -9223372036854775808;
 const INT64_MAX = 9223372036854775807;
@@ -85,7 +97,10 @@ const requestShape = z.object({
   messages: z.array(chatMessageSchema).min(1, "messages must contain at least one message"),
   model: z.string().min(1).optional(),
   frequency_penalty: penalty("frequency_penalty"),
-  logit_bias: z.record(z.string().regex(/^-?\d+$/, "logit_bias keys must be token ids"), z.number()).optional(),
+  logit_bias: z
+    .record(z.string().regex(/^-?\d+$/, "logit_bias keys must be token ids"), z.number())
+    .refine((bias) => Object.keys(bias).length <= MAX_LOGIT_BIAS_ENTRIES, `logit_bias may hold at most ${MAX_LOGIT_BIAS_ENTRIES} tokens`)
+    .optional(),
   logprobs: z.boolean().optional(),
   top_logprobs: z.number().int().min(-1, "`top_logprobs` must be a positive value or -1.").default(0),
   max_tokens: z.number().int().min(1, "max_tokens must be at least 1").optional(),
@@ -97,13 +112,17 @@ const requestShape = z.object({
   stop: z
     .union([z.string(), z.array(z.string())])
     .transform((s) => (typeof s === "string" ? [s] : s))
-    .pipe(z.array(z.string().min(1, "stop cannot contain an empty string.")))
+    .pipe(
+      z
+        .array(z.string().min(1, "stop cannot contain an empty string.").max(MAX_STOP_STRING_CHARACTERS, `a stop string may be at most ${MAX_STOP_STRING_CHARACTERS} characters`))
+        .max(MAX_STOP_STRINGS, `stop may hold at most ${MAX_STOP_STRINGS} strings`),
+    )
     .default([]),
   stream: z.boolean().default(false),
   stream_options: z.object({ include_usage: z.boolean().default(false), continuous_usage_stats: z.boolean().default(false) }).optional(),
   temperature: z.number().min(0, "temperature must be in [0, 2]").max(2, "temperature must be in [0, 2]").optional(),
   top_p: z.number().gt(0, "top_p must be in (0, 1]").max(1, "top_p must be in (0, 1]").optional(),
-  tools: z.array(toolSchema).optional(),
+  tools: z.array(toolSchema).max(MAX_TOOLS, `tools may hold at most ${MAX_TOOLS} tools`).optional(),
   tool_choice: z.literal("none", { error: 'tool_choice: only "none" is supported' }).default("none"),
   reasoning_effort: z.enum(["low", "medium", "high"]).optional(),
   include_reasoning: z.boolean().default(true),
@@ -123,14 +142,22 @@ const requestShape = z.object({
   truncate_prompt_tokens: int64(-1).optional(),
   prompt_logprobs: z.number().int().min(-1, "`prompt_logprobs` must be a positive value or -1.").optional(),
   allowed_token_ids: z.array(z.number().int().min(0)).min(1, "allowed_token_ids must not be empty").optional(),
-  bad_words: z.array(z.string()).default([]),
+  bad_words: z
+    .array(z.string().max(MAX_BAD_WORD_CHARACTERS, `a bad word may be at most ${MAX_BAD_WORD_CHARACTERS} characters`))
+    .max(MAX_BAD_WORDS, `bad_words may hold at most ${MAX_BAD_WORDS} words`)
+    .default([]),
   echo: z.boolean().default(false),
   add_generation_prompt: z.boolean().optional(),
   continue_final_message: z.boolean().default(false),
   add_special_tokens: z.boolean().default(false),
   documents: z.array(z.record(z.string(), z.string())).optional(),
-  chat_template: z.string().optional(),
-  chat_template_kwargs: jsonObject.default({}),
+  chat_template: z.string().max(MAX_CHAT_TEMPLATE_CHARACTERS, chatTemplateTooLong).optional(),
+  chat_template_kwargs: jsonObject
+    .refine((kwargs) => typeof kwargs.chat_template !== "string" || kwargs.chat_template.length <= MAX_CHAT_TEMPLATE_CHARACTERS, {
+      message: chatTemplateTooLong,
+      path: ["chat_template"],
+    })
+    .default({}),
   mm_processor_kwargs: jsonObject.optional(),
   structured_outputs: structuredOutputsSchema.optional(),
   priority: int64().default(0),

@@ -1,7 +1,6 @@
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { ChatCompletion } from "@/lib/inference/chat-response";
-import type { LogprobEntry } from "@/lib/inference/logprob-entry";
-import type { ChoiceEvent } from "@/lib/inference/run-choices";
+import type { ChoiceEvent, LogprobEntry } from "@/lib/inference/engine-thread/messages";
 
 // A completion's events gathered into one chat.completion body: the non-streaming response, and
 // what a streamed call is recorded as (the body the same request without `stream` would get).

@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { projectRefSchema } from "@/lib/auth/names";
 import type { Principal } from "@/lib/auth/principal";
 import { defaultProjectRef, resolveProject } from "@/lib/auth/projects";
-import { invalid } from "@/lib/http/errors";
+import { invalid } from "@/lib/contract/errors";
 import { recordCall } from "@/lib/inference/call-recorder";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { ChatCompletion } from "@/lib/inference/chat-response";

@@ -1,7 +1,6 @@
-import { badRequest } from "@/lib/http/errors";
+import { badRequest } from "@/lib/contract/errors";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { ChatCompletion } from "@/lib/inference/chat-response";
-import { messageText } from "@/lib/inference/chat-template";
 import { collectChoices } from "@/lib/inference/collect-choices";
 import type { Completion } from "@/lib/inference/create-chat-completion";
 import { admit, embeddedEngine } from "@/lib/inference/engine";
@@ -39,8 +38,6 @@ export async function completeOnEmbeddedEngine(completion: Completion, resolved:
     );
     const prepared = await run.prepared;
     promptTokens = prepared.promptTokens.length;
-    const last = request.messages.at(-1)!;
-    const echo = request.echo && last.role === "assistant" ? messageText(last, request.messages.length - 1) : "";
     const header = { id: completion.id, created: completion.created, model: resolved.servedName, systemFingerprint: SYSTEM_FINGERPRINT };
 
     if (request.stream) {
@@ -50,14 +47,14 @@ export async function completeOnEmbeddedEngine(completion: Completion, resolved:
         request,
         promptTokens: prepared.promptTokens,
         header,
-        echo,
+        echo: prepared.echo,
         headers: completion.callHeaders,
         record: (output, status, error) => completion.record({ output, promptTokens, completionTokens: output.usage.completion_tokens, status, error }),
         onDone: release,
       });
     }
     const body = {
-      ...(await collectChoices(run.events(), { header, echo, request, promptTokens: prepared.promptTokens })),
+      ...(await collectChoices(run.events(), { header, echo: prepared.echo, request, promptTokens: prepared.promptTokens })),
       prompt_logprobs: prepared.promptLogprobs ?? null,
     };
     completion.record({ output: body, promptTokens, completionTokens: body.usage.completion_tokens, status: signal.aborted ? "cancelled" : "success" });

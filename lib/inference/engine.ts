@@ -1,6 +1,6 @@
 import { getEnv } from "@/lib/config/env";
 import { DEFAULT_LIMITS } from "@/lib/engine/serving/serving-limits";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/contract/errors";
 import { EngineThread } from "@/lib/inference/engine-thread/engine-client";
 
 // The process's embedded engine: one thread (engine-thread/) holding the loaded models, shared

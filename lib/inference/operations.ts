@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineOperation } from "@/lib/http/operation";
+import { defineOperation } from "@/lib/contract/operation";
 import { chatCompletionRequestSchema } from "@/lib/inference/chat-request";
 import { chatCompletionSchema } from "@/lib/inference/chat-response";
 import { usageQuerySchema, usageSchema } from "@/lib/inference/usage";

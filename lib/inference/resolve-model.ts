@@ -4,10 +4,10 @@ import type { Principal } from "@/lib/auth/principal";
 import { resolveTeamAccess } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import type { AdapterRef } from "@/lib/engine/serving/model-registry";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/contract/errors";
 import { baseModelCatalogue, type BaseModel, type GgufBaseModel, type UpstreamBaseModel } from "@/lib/inference/base-models";
 
-// An inference name → the weights that serve it (contract.md "Inference names"): a base model's
+// An inference name → the weights that serve it (docs/contract.md "Inference names"): a base model's
 // name; `entity/project/name` (its newest checkpoint) or `entity/project/name:stepN` (step 0 = the
 // base model), also behind any `<scheme>-artifact:///` prefix (ART sends wandb-artifact:///…).
 

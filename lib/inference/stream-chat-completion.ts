@@ -3,7 +3,7 @@ import type { ChatCompletion, ChatCompletionChunk } from "@/lib/inference/chat-r
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import { CompletionAccumulator, type CompletionHeader } from "@/lib/inference/collect-choices";
 import type { CompletionRun } from "@/lib/inference/engine-thread/engine-client";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/contract/errors";
 
 // The streamed response, in vLLM's SSE sequence: a role chunk per choice (prompt_token_ids in the
 // first with return_token_ids), an echo chunk, delta chunks, a final chunk per choice with

@@ -1,4 +1,4 @@
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/contract/errors";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { Completion } from "@/lib/inference/create-chat-completion";
 import { ChunkMerger, type StreamedChunk } from "@/lib/inference/merge-chunks";

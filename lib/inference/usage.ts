@@ -3,20 +3,19 @@ import type { Principal } from "@/lib/auth/principal";
 import { projectRefSchema, splitProjectRef } from "@/lib/auth/names";
 import { resolveTeamAccess, teamIdsAllowing } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
-import { badRequest } from "@/lib/http/errors";
+import { calendarDateSchema } from "@/lib/contract/dates";
+import { badRequest } from "@/lib/contract/errors";
 import { flushCalls } from "@/lib/inference/call-recorder";
 
 // GET /v1/usage: the daily rollups of the caller's teams (admins and members), filtered by team
 // or project and a date range; the write-behind buffer of calls is written first, so the usage of
 // a response that has ended is counted.
 
-const day = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, "a date YYYY-MM-DD");
-
 export const usageQuerySchema = z.object({
   team: z.string().optional(),
   project: projectRefSchema.optional(),
-  start: day.optional().describe("First day (UTC), inclusive; default 30 days ago."),
-  end: day.optional().describe("Last day (UTC), inclusive; default today."),
+  start: calendarDateSchema.optional().describe("First day (UTC), inclusive; default 30 days ago."),
+  end: calendarDateSchema.optional().describe("Last day (UTC), inclusive; default today."),
 });
 
 export const usageSchema = z.object({

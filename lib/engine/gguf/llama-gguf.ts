@@ -25,6 +25,8 @@ export interface WriteLlamaGgufOptions {
   name: string;
   /** More keys, e.g. "anneal.training.step"; they may not override the model's own keys. */
   metadata?: GgufMetadata;
+  /** tokenizer.chat_template: Anneal's own unless the model has another (a checkpoint keeps its start's). */
+  chatTemplate?: string;
 }
 
 /** GGUF dims of a row-major shape: the contiguous (last) axis first. */
@@ -47,7 +49,7 @@ export function writeLlamaGguf(path: string, options: WriteLlamaGgufOptions): vo
     "llama.attention.layer_norm_rms_epsilon": f32(c.normEps),
     "llama.rope.freq_base": f32(c.ropeBase),
     "llama.rope.dimension_count": u32(headDim(c)),
-    ...tokenizerToGguf(tokenizer),
+    ...tokenizerToGguf(tokenizer, options.chatTemplate),
   };
   for (const key of Object.keys(options.metadata ?? {})) {
     if (key in own) throw new Error(`writeLlamaGguf: metadata key ${key} is reserved`);

@@ -1,5 +1,8 @@
 // The C kernels (lib/engine/native), built by scripts/build-native.mjs. Loading throws when the
 // addon was not built or does not load on this machine; select.ts then falls back to TypeScript.
+// Every thread that trains loads it (the main thread, each training worker thread): a Node-API
+// addon is initialised once per thread's environment and addon.c keeps its state per environment,
+// so threads running kernels at the same time share nothing.
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { AttentionShape, Kernels } from "./kernels";

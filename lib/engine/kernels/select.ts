@@ -17,7 +17,7 @@ export function selectKernels(choice: string = process.env.ANNEAL_KERNELS || "au
 
 let chosen: Kernels | undefined;
 
-/** The kernels chosen once per process (see selectKernels). */
+/** The kernels chosen once per thread (see selectKernels); each worker thread loads its own. */
 export function defaultKernels(): Kernels {
   chosen ??= selectKernels();
   return chosen;

@@ -1,19 +1,28 @@
 // The N-API face of the native kernels (loaded by lib/engine/kernels/native.ts). Picks at load the
 // fastest kernel table this CPU can run, checks every array's type and length against the sizes it
 // is given (a wrong size from JS must throw, not corrupt memory), and calls the table.
-// Not thread-safe: the kernels use static scratch, and Node calls them from one JS thread.
+//
+// Worker threads: each training thread loads the addon into its own Node environment (Node-API
+// addons are context-aware), and kernels of different threads run at the same time. So the addon
+// keeps no mutable global state: everything lives in one addon_instance per environment, handed to
+// every binding as its callback data and freed when the environment ends (its thread exits).
 #include <node_api.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include "kernels.h"
 
-static const kernel_table* table = &kernels_generic;
+typedef struct {
+  const kernel_table* table;  // the fastest build this CPU runs
+  kernel_scratch scratch;     // only this environment's thread uses it
+} addon_instance;
 
 // Arguments of one call; the first problem found is thrown when the binding returns.
 typedef struct {
   napi_env env;
   napi_value argv[16];
   size_t argc;
+  addon_instance* self;
   const char* error;
 } args_t;
 
@@ -21,8 +30,10 @@ static int read_args(napi_env env, napi_callback_info info, args_t* a, size_t ex
   a->env = env;
   a->argc = 16;
   a->error = NULL;
-  if (napi_get_cb_info(env, info, &a->argc, a->argv, NULL, NULL) != napi_ok || a->argc != expected)
+  void* self = NULL;
+  if (napi_get_cb_info(env, info, &a->argc, a->argv, NULL, &self) != napi_ok || a->argc != expected)
     a->error = "wrong number of arguments";
+  a->self = self;
   return a->error == NULL;
 }
 
@@ -59,6 +70,9 @@ static void* array_arg(args_t* a, size_t i, napi_typedarray_type want, size_t ne
 #define I32(i, need) ((int*)array_arg(&a, i, napi_int32_array, need, 0))
 #define THROW_IF_ERROR(name) \
   do { if (a.error) { char msg[160]; snprintf(msg, sizeof msg, "anneal_kernels.%s: %s", name, a.error); napi_throw_range_error(env, NULL, msg); return NULL; } } while (0)
+// For the kernels that return -1 when their scratch could not be allocated.
+#define THROW_IF_NO_MEMORY(name, status) \
+  do { if ((status) != 0) { napi_throw_error(env, "ENOMEM", "anneal_kernels." name ": out of memory for scratch"); return NULL; } } while (0)
 
 // gemm(transA, transB, M, N, K, A, B, C, accumulate): C[M,N] (+)= op(A)·op(B), dense operands.
 static napi_value Gemm(napi_env env, napi_callback_info info) {
@@ -70,7 +84,9 @@ static napi_value Gemm(napi_env env, napi_callback_info info) {
   bool accumulate = false;
   if (!a.error && napi_get_value_bool(env, a.argv[8], &accumulate) != napi_ok) a.error = "accumulate must be a boolean";
   THROW_IF_ERROR("gemm");
-  table->sgemm(transA, transB, M, N, K, A, transA ? M : K, B, transB ? K : N, C, N, accumulate);
+  int status = a.self->table->sgemm(&a.self->scratch, transA, transB, M, N, K, A, transA ? M : K, B, transB ? K : N, C, N,
+                                    accumulate);
+  THROW_IF_NO_MEMORY("gemm", status);
   return NULL;
 }
 
@@ -93,7 +109,8 @@ static napi_value AttentionForward(napi_env env, napi_callback_info info) {
   float *out = F32(0, s.q), *lse = F32(1, s.lse);
   const float *q = F32(2, s.q), *k = F32(3, s.kv), *v = F32(4, s.kv);
   THROW_IF_ERROR("attentionForward");
-  table->attention_forward(out, lse, q, k, v, s.B, s.T, s.H, s.Hkv, s.dh);
+  int status = a.self->table->attention_forward(&a.self->scratch, out, lse, q, k, v, s.B, s.T, s.H, s.Hkv, s.dh);
+  THROW_IF_NO_MEMORY("attentionForward", status);
   return NULL;
 }
 
@@ -105,7 +122,9 @@ static napi_value AttentionBackward(napi_env env, napi_callback_info info) {
   float *dq = F32(0, s.q), *dk = F32(1, s.kv), *dv = F32(2, s.kv);
   const float *dout = F32(3, s.q), *q = F32(4, s.q), *k = F32(5, s.kv), *v = F32(6, s.kv), *out = F32(7, s.q), *lse = F32(8, s.lse);
   THROW_IF_ERROR("attentionBackward");
-  table->attention_backward(dq, dk, dv, dout, q, k, v, out, lse, s.B, s.T, s.H, s.Hkv, s.dh);
+  int status = a.self->table->attention_backward(&a.self->scratch, dq, dk, dv, dout, q, k, v, out, lse, s.B, s.T, s.H,
+                                                 s.Hkv, s.dh);
+  THROW_IF_NO_MEMORY("attentionBackward", status);
   return NULL;
 }
 
@@ -118,7 +137,7 @@ static napi_value RmsnormForward(napi_env env, napi_callback_info info) {
   float *y = F32(0, (size_t)M * D), *rstd = F32(1, M);
   const float *x = F32(2, (size_t)M * D), *g = F32(3, D);
   THROW_IF_ERROR("rmsnormForward");
-  table->rmsnorm_forward(y, rstd, x, g, M, D, (float)eps);
+  a.self->table->rmsnorm_forward(y, rstd, x, g, M, D, (float)eps);
   return NULL;
 }
 
@@ -130,7 +149,7 @@ static napi_value RmsnormBackward(napi_env env, napi_callback_info info) {
   float *dx = F32(0, (size_t)M * D), *dg = F32(1, D);
   const float *dy = F32(2, (size_t)M * D), *x = F32(3, (size_t)M * D), *g = F32(4, D), *rstd = F32(5, M);
   THROW_IF_ERROR("rmsnormBackward");
-  table->rmsnorm_backward(dx, dg, dy, x, g, rstd, M, D);
+  a.self->table->rmsnorm_backward(dx, dg, dy, x, g, rstd, M, D);
   return NULL;
 }
 
@@ -142,7 +161,7 @@ static napi_value SwigluForward(napi_env env, napi_callback_info info) {
   float* h = F32(0, n);
   const float *gate = F32(1, n), *up = F32(2, n);
   THROW_IF_ERROR("swigluForward");
-  table->swiglu_forward(h, gate, up, n);
+  a.self->table->swiglu_forward(h, gate, up, n);
   return NULL;
 }
 
@@ -154,7 +173,7 @@ static napi_value SwigluBackward(napi_env env, napi_callback_info info) {
   float *dgate = F32(0, n), *dup = F32(1, n);
   const float *dh = F32(2, n), *gate = F32(3, n), *up = F32(4, n);
   THROW_IF_ERROR("swigluBackward");
-  table->swiglu_backward(dgate, dup, dh, gate, up, n);
+  a.self->table->swiglu_backward(dgate, dup, dh, gate, up, n);
   return NULL;
 }
 
@@ -173,7 +192,7 @@ static napi_value TokenLogprobsForward(napi_env env, napi_callback_info info) {
   const int* targets = I32(4, M);
   if (!a.error && !targets_in_range(targets, M, V)) a.error = "a target is outside the vocabulary";
   THROW_IF_ERROR("tokenLogprobsForward");
-  table->token_logprobs_forward(logprobs, entropies, lse, logits, targets, M, V);
+  a.self->table->token_logprobs_forward(logprobs, entropies, lse, logits, targets, M, V);
   return NULL;
 }
 
@@ -188,7 +207,7 @@ static napi_value TokenLogprobsBackward(napi_env env, napi_callback_info info) {
   const float *dLogprobs = F32(4, M), *dEntropies = F32_OR_NULL(5, M);
   if (!a.error && !targets_in_range(targets, M, V)) a.error = "a target is outside the vocabulary";
   THROW_IF_ERROR("tokenLogprobsBackward");
-  table->token_logprobs_backward(logits, lse, entropies, targets, dLogprobs, dEntropies, M, V);
+  a.self->table->token_logprobs_backward(logits, lse, entropies, targets, dLogprobs, dEntropies, M, V);
   return NULL;
 }
 
@@ -202,33 +221,48 @@ static napi_value AdamwStep(napi_env env, napi_callback_info info) {
   float h[7];
   for (int i = 0; i < 7; i++) h[i] = (float)number_arg(&a, 5 + i);
   THROW_IF_ERROR("adamwStep");
-  table->adamw_step(w, g, m, v, n, h[0], h[1], h[2], h[3], h[4], h[5], h[6]);
+  a.self->table->adamw_step(w, g, m, v, n, h[0], h[1], h[2], h[3], h[4], h[5], h[6]);
   return NULL;
 }
 
-static void export_function(napi_env env, napi_value exports, const char* name, napi_callback cb) {
+static void export_function(napi_env env, napi_value exports, addon_instance* self, const char* name, napi_callback cb) {
   napi_value fn;
-  napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, NULL, &fn);
+  napi_create_function(env, name, NAPI_AUTO_LENGTH, cb, self, &fn);
   napi_set_named_property(env, exports, name, fn);
 }
 
+static void free_instance(napi_env env, void* data, void* hint) {
+  addon_instance* self = data;
+  free(self->scratch.pack);
+  free(self->scratch.attention);
+  free(self);
+}
+
+// Runs once per environment that loads the addon (the main thread, each worker thread).
 static napi_value Init(napi_env env, napi_value exports) {
+  addon_instance* self = calloc(1, sizeof *self);
+  if (!self || napi_set_instance_data(env, self, free_instance, NULL) != napi_ok) {
+    free(self);
+    napi_throw_error(env, NULL, "anneal_kernels: could not set up the addon");
+    return NULL;
+  }
+  self->table = &kernels_generic;
 #if defined(ANNEAL_HAVE_X86_64_V3) && (defined(__x86_64__) || defined(__i386__))
   __builtin_cpu_init();
-  if (__builtin_cpu_supports("x86-64-v3")) table = &kernels_x86_64_v3;
+  if (__builtin_cpu_supports("x86-64-v3")) self->table = &kernels_x86_64_v3;
 #endif
-  export_function(env, exports, "gemm", Gemm);
-  export_function(env, exports, "attentionForward", AttentionForward);
-  export_function(env, exports, "attentionBackward", AttentionBackward);
-  export_function(env, exports, "rmsnormForward", RmsnormForward);
-  export_function(env, exports, "rmsnormBackward", RmsnormBackward);
-  export_function(env, exports, "swigluForward", SwigluForward);
-  export_function(env, exports, "swigluBackward", SwigluBackward);
-  export_function(env, exports, "tokenLogprobsForward", TokenLogprobsForward);
-  export_function(env, exports, "tokenLogprobsBackward", TokenLogprobsBackward);
-  export_function(env, exports, "adamwStep", AdamwStep);
+  export_function(env, exports, self, "gemm", Gemm);
+  export_function(env, exports, self, "attentionForward", AttentionForward);
+  export_function(env, exports, self, "attentionBackward", AttentionBackward);
+  export_function(env, exports, self, "rmsnormForward", RmsnormForward);
+  export_function(env, exports, self, "rmsnormBackward", RmsnormBackward);
+  export_function(env, exports, self, "swigluForward", SwigluForward);
+  export_function(env, exports, self, "swigluBackward", SwigluBackward);
+  export_function(env, exports, self, "tokenLogprobsForward", TokenLogprobsForward);
+  export_function(env, exports, self, "tokenLogprobsBackward", TokenLogprobsBackward);
+  export_function(env, exports, self, "adamwStep", AdamwStep);
   napi_value variant;
-  napi_create_string_utf8(env, table->name, NAPI_AUTO_LENGTH, &variant);
+  napi_create_string_utf8(env, self->table->name, NAPI_AUTO_LENGTH, &variant);
   napi_set_named_property(env, exports, "variant", variant);
   return exports;
 }

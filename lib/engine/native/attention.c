@@ -2,23 +2,21 @@
 // ROWS query rows: block rows [i0, i1) only see keys [0, i1), so the masked upper triangle is
 // skipped except inside the diagonal block. Probabilities are never stored across calls: forward
 // saves each row's log-sum-exp and backward recomputes P = exp(S·scale − lse) (FlashAttention's trick),
-// so memory stays O(T·ROWS) per call instead of O(B·H·T²).
+// so memory stays O(T·ROWS) per call instead of O(B·H·T²), in the caller's kernel_scratch.
 #include <math.h>
 #include <stdlib.h>
 
 #define ROWS 64
 
-static float* scratch;  // two [ROWS, T] blocks: scores/probabilities and their gradients
-static size_t scratch_len;
-
-static float* scratch_for(int T) {
+// Two [ROWS, T] blocks in the scratch (scores/probabilities and their gradients), grown as needed.
+static float* score_blocks(kernel_scratch* s, int T) {
   size_t need = (size_t)2 * ROWS * T;
-  if (need > scratch_len) {
-    free(scratch);
-    scratch = malloc(need * sizeof(float));
-    scratch_len = scratch ? need : 0;
+  if (need > s->attention_len) {
+    free(s->attention);
+    s->attention = malloc(need * sizeof(float));
+    s->attention_len = s->attention ? need : 0;
   }
-  return scratch;
+  return s->attention;
 }
 
 // Backward's P[r, 0..n) for query row i0+r from scores S: exp(S·scale − lse), masked past the diagonal.
@@ -31,10 +29,11 @@ static void probabilities(float* P, int ldp, int rows, int n, int i0, float scal
   }
 }
 
-static void attention_forward(float* out, float* lse, const float* q, const float* k, const float* v,
-                              int B, int T, int H, int Hkv, int dh) {
-  float* S = scratch_for(T);
-  if (!S) abort();
+static int attention_forward(kernel_scratch* s, float* out, float* lse, const float* q, const float* k, const float* v,
+                             int B, int T, int H, int Hkv, int dh) {
+  if (B == 0 || T == 0) return 0;
+  float *S = score_blocks(s, T), *pack = gemm_pack(s);
+  if (!S || !pack) return -1;
   const float scale = 1.0f / sqrtf((float)dh);
   const int ldq = H * dh, ldk = Hkv * dh;
   for (int b = 0; b < B; b++)
@@ -46,7 +45,7 @@ static void attention_forward(float* out, float* lse, const float* q, const floa
       for (int i0 = 0; i0 < T; i0 += ROWS) {
         const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
         const float* qb = q + ((size_t)b * T + i0) * ldq + h * dh;
-        sgemm(0, 1, rows, n, dh, qb, ldq, kb, ldk, S, n, 0);  // S[rows,n] = Q·Kᵀ
+        gemm(pack, 0, 1, rows, n, dh, qb, ldq, kb, ldk, S, n, 0);  // S[rows,n] = Q·Kᵀ
         for (int r = 0; r < rows; r++) {  // softmax of each row, keeping its log-sum-exp
           float* p = S + (size_t)r * n;
           int last = i0 + r;
@@ -57,16 +56,18 @@ static void attention_forward(float* out, float* lse, const float* q, const floa
           for (int j = last + 1; j < n; j++) p[j] = 0.0f;
           rowLse[i0 + r] = max + logf(z);
         }
-        sgemm(0, 0, rows, dh, n, S, n, vb, ldk, out + ((size_t)b * T + i0) * ldq + h * dh, ldq, 0);  // O = P·V
+        gemm(pack, 0, 0, rows, dh, n, S, n, vb, ldk, out + ((size_t)b * T + i0) * ldq + h * dh, ldq, 0);  // O = P·V
       }
     }
+  return 0;
 }
 
-static void attention_backward(float* dq, float* dk, float* dv, const float* dout, const float* q, const float* k,
-                               const float* v, const float* out, const float* lse, int B, int T, int H, int Hkv,
-                               int dh) {
-  float* P = scratch_for(T);
-  if (!P) abort();
+static int attention_backward(kernel_scratch* s, float* dq, float* dk, float* dv, const float* dout, const float* q,
+                              const float* k, const float* v, const float* out, const float* lse, int B, int T, int H,
+                              int Hkv, int dh) {
+  if (B == 0 || T == 0) return 0;
+  float *P = score_blocks(s, T), *pack = gemm_pack(s);
+  if (!P || !pack) return -1;
   float* dS = P + (size_t)ROWS * T;
   const float scale = 1.0f / sqrtf((float)dh);
   const int ldq = H * dh, ldk = Hkv * dh;
@@ -80,9 +81,9 @@ static void attention_backward(float* dq, float* dk, float* dv, const float* dou
       for (int i0 = 0; i0 < T; i0 += ROWS) {
         const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
         const size_t qOff = ((size_t)b * T + i0) * ldq + h * dh;
-        sgemm(0, 1, rows, n, dh, q + qOff, ldq, k + kvOff, ldk, P, n, 0);
+        gemm(pack, 0, 1, rows, n, dh, q + qOff, ldq, k + kvOff, ldk, P, n, 0);
         probabilities(P, n, rows, n, i0, scale, rowLse);
-        sgemm(0, 1, rows, n, dh, dout + qOff, ldq, v + kvOff, ldk, dS, n, 0);  // dP = dO·Vᵀ
+        gemm(pack, 0, 1, rows, n, dh, dout + qOff, ldq, v + kvOff, ldk, dS, n, 0);  // dP = dO·Vᵀ
         for (int r = 0; r < rows; r++) {
           // Σ_j p_j·dp_j = dO_i·O_i: the softmax Jacobian's shared term.
           const float* o = out + qOff + (size_t)r * ldq;
@@ -93,9 +94,10 @@ static void attention_backward(float* dq, float* dk, float* dv, const float* dou
           float* ds = dS + (size_t)r * n;
           for (int j = 0; j < n; j++) ds[j] = p[j] * (ds[j] - dot) * scale;
         }
-        sgemm(1, 0, n, dh, rows, P, n, dout + qOff, ldq, dv + kvOff, ldk, 1);  // dV += Pᵀ·dO
-        sgemm(0, 0, rows, dh, n, dS, n, k + kvOff, ldk, dq + qOff, ldq, 0);    // dQ = dS·K
-        sgemm(1, 0, n, dh, rows, dS, n, q + qOff, ldq, dk + kvOff, ldk, 1);    // dK += dSᵀ·Q
+        gemm(pack, 1, 0, n, dh, rows, P, n, dout + qOff, ldq, dv + kvOff, ldk, 1);  // dV += Pᵀ·dO
+        gemm(pack, 0, 0, rows, dh, n, dS, n, k + kvOff, ldk, dq + qOff, ldq, 0);    // dQ = dS·K
+        gemm(pack, 1, 0, n, dh, rows, dS, n, q + qOff, ldq, dk + kvOff, ldk, 1);    // dK += dSᵀ·Q
       }
     }
+  return 0;
 }

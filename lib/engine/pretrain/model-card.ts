@@ -50,7 +50,7 @@ jobs whose rewards the corpus's checkers compute. It knows nothing outside those
 | context length | ${m.contextLength} |
 | RoPE base / RMSNorm eps | ${m.ropeBase} / ${m.normEps} |
 | vocabulary | ${m.vocabSize}: byte-level BPE (256 bytes, 3 ChatML control tokens, ${m.vocabSize - 259} merges), llama.cpp pre-tokenizer \`default\`, trained on ${s.tokenizerTexts.toLocaleString("en")} corpus conversations (seed ${s.tokenizerSeed}) |
-| chat template | ChatML, in \`tokenizer.chat_template\` |
+| chat template | ChatML with tools in the compact Hermes convention (\`<tools>\` in the system message, \`<tool_call>\`, \`<tool_response>\`; lib/engine/tokenizer/chatml-template.ts), in \`tokenizer.chat_template\`; pretraining saw no tools, and one tool of two parameters adds 137 tokens, more than the 128-token context |
 
 ## Training data
 
@@ -105,5 +105,8 @@ ${c.sweep.points.map((p) => `  | ${p.lr}${p.lr === sft ? " (best)" : ""} | ${p.h
 
 \`npx tsx scripts/pretrain.ts\` (checkpoints in \`build/pretrain/\`, \`--resume\` continues an interrupted run)
 rewrites this file and \`models/tiny-chat.gguf\` from the seeds above.
+
+\`npx tsx scripts/set-chat-template.ts models/tiny-chat.gguf\` gives the file Anneal's current chat template without
+retraining (every weight and other key unchanged).
 `;
 }

@@ -1,19 +1,16 @@
-// A GBNF grammar (or a JSON schema compiled to one) as a token mask for Anneal's own sampler. It
-// drives llama.cpp's grammar engine through node-llama-cpp: a LlamaGrammarEvaluationState holds the
-// parse state, and the binding behind LlamaSampler._canBeNextTokenForGrammarEvaluationState asks
-// whether one token may come next. Those two bindings are internal to node-llama-cpp (pinned at
-// 3.22.1), so they are reached in this file only and checked when a grammar is created.
+// A compiled GBNF grammar (llama.createGrammar, or createGrammarForJsonSchema) as a token mask for
+// Anneal's own sampler. It drives llama.cpp's grammar engine through node-llama-cpp: a
+// LlamaGrammarEvaluationState holds the parse state, and the binding behind
+// LlamaSampler._canBeNextTokenForGrammarEvaluationState asks whether one token may come next.
+// Those two bindings are internal to node-llama-cpp (pinned at 3.22.1), so they are reached in
+// this file only and checked when a constraint is created.
 
-import { LlamaGrammarEvaluationState, type Llama, type LlamaGrammar, type LlamaModel } from "node-llama-cpp";
+import { LlamaGrammarEvaluationState, type LlamaGrammar, type LlamaModel } from "node-llama-cpp";
 
 interface GrammarBindings {
   canBeNextTokenForGrammarEvaluationState(state: unknown, token: number): boolean;
   acceptGrammarEvaluationStateToken(state: unknown, token: number): void;
 }
-
-/** A JSON schema (node-llama-cpp's converter lets integers take exponents: validate the
- *  result) or a GBNF grammar. */
-export type GrammarSpec = { jsonSchema: object } | { gbnf: string };
 
 export class GrammarConstraint {
   private constructor(
@@ -21,15 +18,10 @@ export class GrammarConstraint {
     private readonly state: unknown,
   ) {}
 
-  static async create(model: LlamaModel, spec: GrammarSpec): Promise<GrammarConstraint> {
-    const llama = model.llama;
-    // node-llama-cpp types schemas as deep literal types; any JSON schema object is accepted at runtime.
-    const grammar: LlamaGrammar =
-      "jsonSchema" in spec
-        ? await llama.createGrammarForJsonSchema(spec.jsonSchema as Parameters<Llama["createGrammarForJsonSchema"]>[0])
-        : await llama.createGrammar({ grammar: spec.gbnf });
+  /** A fresh parse state of a compiled grammar (one per generation; the grammar is shared). */
+  static create(model: LlamaModel, grammar: LlamaGrammar): GrammarConstraint {
     const evaluation = new LlamaGrammarEvaluationState({ model, grammar }) as unknown as { _state?: unknown };
-    const sampler = (llama as unknown as { _bindings?: { AddonSampler?: Partial<GrammarBindings> } })._bindings?.AddonSampler;
+    const sampler = (model.llama as unknown as { _bindings?: { AddonSampler?: Partial<GrammarBindings> } })._bindings?.AddonSampler;
     if (!evaluation._state || !sampler?.canBeNextTokenForGrammarEvaluationState || !sampler.acceptGrammarEvaluationStateToken) {
       throw new Error("node-llama-cpp's grammar bindings changed: GrammarConstraint needs updating");
     }

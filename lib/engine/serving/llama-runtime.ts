@@ -2,11 +2,12 @@
 // imports route modules, and loading the native binary takes ~1 s). CPU only, prebuilt binary only.
 
 import { getLlama, LlamaLogLevel, type Llama } from "node-llama-cpp";
+import { logLlamaCpp } from "./llama-log";
 
 const globalForLlama = globalThis as { annealLlama?: Promise<Llama> };
 
 export function getLlamaRuntime(): Promise<Llama> {
   // On globalThis so that dev-server module reloads share one runtime.
-  globalForLlama.annealLlama ??= getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.warn });
+  globalForLlama.annealLlama ??= getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.warn, logger: logLlamaCpp });
   return globalForLlama.annealLlama;
 }

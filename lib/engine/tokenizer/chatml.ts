@@ -2,7 +2,9 @@
 //   <|im_start|>{role}\n{content}<|im_end|>\n
 // and a generation prompt is "<|im_start|>assistant\n". The control tokens are single ids; message
 // text is encoded with special parsing off, so a user cannot forge them, and otherwise the ids equal
-// llama.cpp's tokenization of the rendered text with special tokens parsed.
+// llama.cpp's tokenization of the rendered text with special tokens parsed. Pretraining's plain
+// conversations are written here; the models' chat template (chatml-template.ts), which serving
+// and fine-tuning render through, writes them the same.
 
 import type { Tokenizer } from "./tokenizer";
 
@@ -10,11 +12,6 @@ export const END_OF_TEXT = "<|endoftext|>";
 export const IM_START = "<|im_start|>";
 export const IM_END = "<|im_end|>";
 export const CHATML_SPECIALS = [END_OF_TEXT, IM_START, IM_END];
-
-/** The same format as a Jinja chat template (GGUF's tokenizer.chat_template). */
-export const CHATML_TEMPLATE =
-  "{% for message in messages %}{{'<|im_start|>' + message['role'] + '\\n' + message['content'] + '<|im_end|>' + '\\n'}}" +
-  "{% endfor %}{% if add_generation_prompt %}{{ '<|im_start|>assistant\\n' }}{% endif %}";
 
 export interface ChatMessage {
   role: string;

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { i32Array, str } from "../gguf/values";
 import { tinyTokenizer } from "../test-support/tiny-model";
-import { CHATML_TEMPLATE, END_OF_TEXT, IM_END } from "./chatml";
+import { END_OF_TEXT, IM_END } from "./chatml";
+import { CHATML_TEMPLATE } from "./chatml-template";
 import { tokenizerFromGguf, tokenizerToGguf } from "./tokenizer-gguf";
 
 describe("tokenizer GGUF metadata", () => {

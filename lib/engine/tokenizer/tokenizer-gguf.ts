@@ -2,13 +2,16 @@
 // file carries its own tokenizer and chat template.
 
 import { bool, i32Array, str, strArray, stringArrayValue, stringValue, numberArrayValue, u32, type GgufMetadata } from "../gguf/values";
-import { CHATML_TEMPLATE, END_OF_TEXT, IM_END } from "./chatml";
+import type { ChatFormat } from "./chat-template";
+import { END_OF_TEXT, IM_END } from "./chatml";
+import { CHATML_TEMPLATE } from "./chatml-template";
 import { Tokenizer } from "./tokenizer";
 
 const TOKEN_TYPE_NORMAL = 1;
 const TOKEN_TYPE_CONTROL = 3;
 
-export function tokenizerToGguf(tokenizer: Tokenizer): GgufMetadata {
+/** `chatTemplate`: Anneal's own unless the model has another (a checkpoint keeps its base's). */
+export function tokenizerToGguf(tokenizer: Tokenizer, chatTemplate = CHATML_TEMPLATE): GgufMetadata {
   const { tokens, merges } = tokenizer.spec;
   const metadata: GgufMetadata = {
     "tokenizer.ggml.model": str("gpt2"),
@@ -29,7 +32,7 @@ export function tokenizerToGguf(tokenizer: Tokenizer): GgufMetadata {
   }
   metadata["tokenizer.ggml.add_bos_token"] = bool(false);
   metadata["tokenizer.ggml.add_eos_token"] = bool(false);
-  metadata["tokenizer.chat_template"] = str(CHATML_TEMPLATE);
+  metadata["tokenizer.chat_template"] = str(chatTemplate);
   return metadata;
 }
 
@@ -58,4 +61,20 @@ export function tokenizerFromGguf(metadata: GgufMetadata): Tokenizer {
     merges: stringArrayValue(metadata, "tokenizer.ggml.merges"),
     token_type: numberArrayValue(metadata, "tokenizer.ggml.token_type"),
   });
+}
+
+/** How the model in a GGUF renders its prompts, as the engine serving that file does: its chat
+ *  template (ChatML when it has none), BOS and EOS as its metadata names them. */
+export function chatFormatFromGguf(metadata: GgufMetadata, tokenizer: Tokenizer): ChatFormat {
+  const token = (key: string) => {
+    const id = metadata[key]?.value;
+    return typeof id === "number" && id < tokenizer.vocabSize ? { text: tokenizer.decode([id]), id } : null;
+  };
+  const template = metadata["tokenizer.chat_template"]?.value;
+  return {
+    template: typeof template === "string" ? template : CHATML_TEMPLATE,
+    bos: token("tokenizer.ggml.bos_token_id"),
+    eos: token("tokenizer.ggml.eos_token_id"),
+    tokenize: (text) => tokenizer.encode(text, { parseSpecials: true }),
+  };
 }

@@ -1,11 +1,10 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTinyModel, type TinyModelFiles } from "@/lib/engine/test-support/tiny-model";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/contract/errors";
 import { chatCompletionRequestSchema } from "@/lib/inference/chat-request";
-import type { ChoiceEvent } from "@/lib/inference/run-choices";
 import { EngineThread } from "./engine-client";
-import type { CompletionJob } from "./messages";
+import type { ChoiceEvent, CompletionJob } from "./messages";
 
 // The engine thread as the web server uses it: jobs in, prompts and events out, errors with their
 // status, aborts, and a thread that cannot start.

@@ -1,8 +1,7 @@
 import path from "node:path";
 import { Worker } from "node:worker_threads";
-import { AppError } from "@/lib/http/errors";
-import type { ChoiceEvent } from "@/lib/inference/run-choices";
-import { fromThreadError, type CompletionJob, type FromThread, type PreparedCompletion, type ToThread } from "./messages";
+import { AppError } from "@/lib/contract/errors";
+import { fromThreadError, type ChoiceEvent, type CompletionJob, type FromThread, type PreparedCompletion, type ToThread } from "./messages";
 
 // The web server's side of the engine thread (engine-thread.ts): starts it on first use, sends it
 // jobs, and turns its messages back into each job's prompt and stream of choice events. A thread

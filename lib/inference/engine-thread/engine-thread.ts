@@ -2,13 +2,15 @@
 // everything per token up to a choice's events. The web server's event loop (HTTP, Next, auth,
 // SSE, call recording) runs beside it on the main thread and never sits between a batch's end and
 // the next decode; the main thread in turn is never slowed by sampling. vLLM splits its API server
-// from its engine core the same way.
+// from its engine core the same way. Everything this thread runs lives in this folder, beside the
+// thread-agnostic libraries it loads (lib/engine, lib/log, lib/config, lib/contract);
+// thread-boundary.test.ts keeps it so.
 import { parentPort } from "node:worker_threads";
 import { getEnv } from "@/lib/config/env";
 import { getLlamaRuntime } from "@/lib/engine/serving/llama-runtime";
 import { ModelRegistry } from "@/lib/engine/serving/model-registry";
 import { log } from "@/lib/log";
-import { runChoices } from "@/lib/inference/run-choices";
+import { runChoices } from "./run-choices";
 import { toThreadError, type CompletionJob, type FromThread, type ToThread } from "./messages";
 import { prepareCompletion } from "./prepare-completion";
 

@@ -1,7 +1,6 @@
 import type { AdapterRef } from "@/lib/engine/serving/model-registry";
-import { AppError, type ErrorCode } from "@/lib/http/errors";
+import { AppError, type ErrorCode } from "@/lib/contract/errors";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
-import type { ChoiceEvent } from "@/lib/inference/run-choices";
 
 // What the web server's event loop and the engine thread say to each other (engine-client.ts,
 // engine-thread.ts). Everything here crosses a worker boundary: plain data only.
@@ -17,6 +16,22 @@ export interface CompletionJob {
   request: ChatCompletionRequest;
 }
 
+export type FinishReason = "stop" | "length" | "abort" | "repetition";
+
+/** `logprobs.content[i]` (vLLM): the token as text or `token_id:<id>`, its log-probability and UTF-8
+ *  bytes, and the most likely alternatives. */
+export interface LogprobEntry {
+  token: string;
+  logprob: number;
+  bytes: number[];
+  top_logprobs: { token: string; logprob: number; bytes: number[] }[];
+}
+
+/** What a choice produces, in order: text with its tokens, then one finish (run-choices.ts). */
+export type ChoiceEvent =
+  | { kind: "delta"; index: number; text: string; tokenIds: number[]; logprobs: LogprobEntry[] }
+  | { kind: "finish"; index: number; finishReason: FinishReason; stopReason: number | null };
+
 /** vLLM's prompt_logprobs: null for the first token, then the prompt token and the most likely
  *  alternatives by id. */
 export type PromptLogprobs = (Record<string, { logprob: number; rank: number; decoded_token: string }> | null)[];
@@ -25,6 +40,8 @@ export type PromptLogprobs = (Record<string, { logprob: number; rank: number; de
 export interface PreparedCompletion {
   promptTokens: number[];
   maxTokens: number;
+  /** `echo`: the final assistant message's text, which each choice's content starts with. */
+  echo: string;
   /** Present when the request asked for prompt_logprobs (non-streaming requests only). */
   promptLogprobs?: PromptLogprobs;
 }

@@ -1,13 +1,14 @@
-// Packs tokenized trajectories into micro-batches: one history per row, right-padded to the longest
-// row, up to maxRows rows; one micro-batch is one gradient step. A trajectory's histories always
-// share a micro-batch, because a sequence-level ratio couples all of a trajectory's tokens.
+// Packs tokenized trajectories into micro-batches: one training row (a history, or part of one:
+// tokenize-conversation.ts) per batch row, right-padded to the longest, up to maxRows rows; one
+// micro-batch is one gradient step. A trajectory's rows always share a micro-batch, because a
+// sequence-level ratio couples all of a trajectory's tokens.
 // Per-position arrays describe the *target* at that position (the token the model predicts there).
 import { conversationRows } from "@/lib/engine/pretrain/packed-batch";
 import type { TokenBatch } from "@/lib/engine/model/llama-model";
-import type { TokenizedHistory } from "./tokenize-trajectory";
+import type { TrainingRow } from "./tokenize-conversation";
 
 export interface RlTrajectory {
-  histories: TokenizedHistory[];
+  rows: TrainingRow[];
   advantage: number;
   /** Token weight (token-weights.ts), the same on every trainable token of the trajectory. */
   weight: number;
@@ -32,20 +33,20 @@ export function buildMicroBatches(trajectories: readonly RlTrajectory[], maxRows
   let pending: RlTrajectory[] = [];
   let rows = 0;
   for (const t of trajectories) {
-    if (pending.length > 0 && rows + t.histories.length > maxRows) {
+    if (pending.length > 0 && rows + t.rows.length > maxRows) {
       batches.push(microBatch(pending, padId));
       pending = [];
       rows = 0;
     }
     pending.push(t);
-    rows += t.histories.length;
+    rows += t.rows.length;
   }
   if (pending.length > 0) batches.push(microBatch(pending, padId));
   return batches;
 }
 
 function microBatch(trajectories: readonly RlTrajectory[], padId: number): RlMicroBatch {
-  const rows = trajectories.flatMap((t, segment) => t.histories.map((h) => ({ h, t, segment })));
+  const rows = trajectories.flatMap((t, segment) => t.rows.map((h) => ({ h, t, segment })));
   const { tokens, targets, weights: mask, batchSize, seqLen: T } = conversationRows(
     rows.map(({ h }) => ({ ids: h.ids, assistantMask: h.trainable })), padId, "assistant",
   );

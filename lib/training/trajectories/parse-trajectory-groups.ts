@@ -2,7 +2,7 @@
 // reading a stored job). A problem inside a trajectory becomes a TrajectoryError naming group,
 // trajectory and position; one above it (e.g. a group without `trajectories`) a 422 issue.
 import { z } from "zod";
-import { invalid } from "@/lib/http/errors";
+import { invalid } from "@/lib/contract/errors";
 import { TrajectoryError } from "../trajectory-error";
 import { trajectoryGroupSchema, type TrajectoryGroup } from "./schemas";
 

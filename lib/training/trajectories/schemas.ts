@@ -1,4 +1,4 @@
-// The trajectory wire shapes of POST /v1/preview/training-jobs (art-contract.md §3): unknown fields
+// The trajectory wire shapes of POST /v1/preview/training-jobs (as ART sends them): unknown fields
 // are ignored (clients send metrics, logs, exceptions...), and null means "absent" everywhere.
 import { z } from "zod";
 import { toolSchema } from "@/lib/inference/chat-request";
@@ -66,7 +66,7 @@ export type History = z.infer<typeof historySchema>;
 
 export const trajectorySchema = z.looseObject({
   ...historySchema.shape,
-  // Required (ART always sends it). A NaN literal arrives as a missing value (contract.md), so a
+  // Required (ART always sends it). A NaN literal arrives as a missing value (docs/contract.md), so a
   // NaN reward is refused here by location rather than silently trained on as 0.
   reward: z
     .number({ error: (issue) => (issue.input === undefined ? "Field required (NaN, Infinity and null are not rewards)" : "reward must be a finite number") })

@@ -1,76 +1,49 @@
-// One history (messages_and_choices + tools) → the token ids the model trains on, which of them are
-// trainable (a Choice's tokens, and only those), and the sampler's log π_old for each. Context
-// messages are rendered with the model's ChatML template; a Choice is the generation prompt
-// "<|im_start|>assistant\n", the sampled tokens as they were sampled, then the closing tokens.
-import { encodeChat, IM_END } from "@/lib/engine/tokenizer/chatml";
+// One history (messages_and_choices + tools) → the rows of token ids the model trains on, which of
+// them are trainable (a Choice's tokens, and only those), and the sampler's log π_old for each.
+// Rendered as serving renders (tokenize-conversation.ts): a Choice is the assistant message its
+// client sends back, trained after exactly the prompt it was sampled from, as its tokens were sampled.
+import { ChatTemplateError, messagePath, type ChatFormat } from "@/lib/engine/tokenizer/chat-template";
 import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
 import { TrajectoryError, type TrajectoryLocation } from "../trajectory-error";
-import { assistantText, chatMessage, placeTools } from "./chat-template";
 import { lookupChoiceToken } from "./lookup-choice-token";
 import { isChoice, type Choice, type History, type Trajectory } from "./schemas";
+import { tokenizeConversation, type TrainedTurn, type TrainingRow } from "./tokenize-conversation";
 
-export interface TokenizedHistory {
-  ids: number[];
-  /** 1 where the token is a Choice's sampled (or, without logprobs, tokenized) token. */
-  trainable: Uint8Array;
-  /** The sampler's log π_old of each token; NaN where unknown (context, or no logprobs: on-policy). */
-  oldLogprobs: Float32Array;
-}
-
-/**
- * Tokenizes a history, cut after its last trainable token (later tokens cannot change any trained
- * position's log-prob, attention being causal). A history longer than `maxTokens` is an error.
- */
-export function tokenizeHistory(tokenizer: Tokenizer, history: History, location: TrajectoryLocation, maxTokens: number): TokenizedHistory {
-  const imEnd = tokenizer.tokenId(IM_END)!;
-  const ids: number[] = [];
-  const trainable: number[] = [];
-  const old: number[] = [];
-  const push = (part: readonly number[], train: boolean, logprobs?: readonly number[]) => {
-    part.forEach((id, k) => {
-      ids.push(id);
-      trainable.push(train ? 1 : 0);
-      old.push(logprobs?.[k] ?? NaN);
-    });
-  };
-  const pushContext = (m: Parameters<typeof encodeChat>[1][number]) => push(encodeChat(tokenizer, [m]).ids, false);
-
+/** A history longer than `maxTokens` is an error. */
+export function tokenizeHistory(format: ChatFormat, tokenizer: Tokenizer, history: History, location: TrajectoryLocation, maxTokens: number): TrainingRow[] {
   const items = history.messages_and_choices;
-  const first = items[0] && !isChoice(items[0]) ? chatMessage(items[0]) : undefined;
-  const { prefix, skip: start } = placeTools(history.tools, first);
-  prefix.forEach(pushContext);
-
-  items.slice(start).forEach((item, offset) => {
-    if (!isChoice(item)) return pushContext(chatMessage(item));
-    const { tokens, logprobs } = choiceTokens(tokenizer, item, location, start + offset);
-    push(encodeChat(tokenizer, [], { addGenerationPrompt: true }).ids, false);
-    push(tokens, true, logprobs);
-    // The template closes the turn; a sampler that emitted <|im_end|> already holds it.
-    push(tokens.at(-1) === imEnd ? [] : [imEnd], false);
-    push(tokenizer.encode("\n"), false);
-  });
-
-  const end = trainable.lastIndexOf(1) + 1;
-  if (end > maxTokens) {
-    throw new TrajectoryError(location, "", `the conversation is ${end} tokens long, more than the model's context of ${maxTokens}`);
+  const messages = items.map((item) => (isChoice(item) ? choiceMessage(item) : item));
+  const turns = items.flatMap((item, index) => (isChoice(item) ? [choiceTurn(tokenizer, item, location, index)] : []));
+  let rows: TrainingRow[];
+  try {
+    rows = tokenizeConversation(format, { messages, tools: history.tools }, turns);
+  } catch (error) {
+    if (!(error instanceof ChatTemplateError)) throw error;
+    throw new TrajectoryError(location, error.at ? messagePath(error.at, "messages_and_choices") : "", error.problem);
   }
-  return { ids: ids.slice(0, end), trainable: Uint8Array.from(trainable.slice(0, end)), oldLogprobs: Float32Array.from(old.slice(0, end)) };
+  const longest = Math.max(0, ...rows.map((r) => r.ids.length));
+  if (longest > maxTokens) {
+    throw new TrajectoryError(location, "", `the conversation is ${longest} tokens long, more than the model's context of ${maxTokens}`);
+  }
+  return rows;
 }
 
 /** The main history and every additional history of a trajectory (history k at location k). */
-export function tokenizeTrajectory(tokenizer: Tokenizer, trajectory: Trajectory, location: TrajectoryLocation, maxTokens: number): TokenizedHistory[] {
-  return [trajectory, ...trajectory.additional_histories].map((h, history) => tokenizeHistory(tokenizer, h, { ...location, history }, maxTokens));
+export function tokenizeTrajectory(format: ChatFormat, tokenizer: Tokenizer, trajectory: Trajectory, location: TrajectoryLocation, maxTokens: number): TrainingRow[] {
+  return [trajectory, ...trajectory.additional_histories].flatMap((h, history) => tokenizeHistory(format, tokenizer, h, { ...location, history }, maxTokens));
 }
 
-function choiceTokens(tokenizer: Tokenizer, choice: Choice, location: TrajectoryLocation, index: number): { tokens: number[]; logprobs?: number[] } {
+/** A Choice as the assistant message a client puts in its next request (a refusal as its text). */
+function choiceMessage({ message }: Choice) {
+  return { ...message, role: "assistant", content: message.content ?? message.refusal };
+}
+
+function choiceTurn(tokenizer: Tokenizer, choice: Choice, location: TrajectoryLocation, index: number): TrainedTurn {
   const field = choice.logprobs?.content?.length ? "content" : choice.logprobs?.refusal?.length ? "refusal" : null;
-  if (!field) {
-    // No sampler record: train on the message as the template would write it, with ratio 1.
-    const { content, refusal, tool_calls } = choice.message;
-    return { tokens: tokenizer.encode(assistantText(content ?? refusal, tool_calls)) };
-  }
+  // No sampler record: train on the message as the template writes it, with ratio 1.
+  if (!field) return { index, ended: choice.finish_reason !== "length" };
   const entries = choice.logprobs![field]!;
-  const tokens = entries.map((entry, k) => {
+  const ids = entries.map((entry, k) => {
     const id = lookupChoiceToken(tokenizer, entry);
     if (id === undefined) {
       throw new TrajectoryError(location, `messages_and_choices[${index}].logprobs.${field}[${k}]`,
@@ -78,5 +51,5 @@ function choiceTokens(tokenizer: Tokenizer, choice: Choice, location: Trajectory
     }
     return id;
   });
-  return { tokens, logprobs: entries.map((e) => e.logprob ?? NaN) };
+  return { index, sampled: { ids, logprobs: entries.map((e) => e.logprob ?? NaN) } };
 }

@@ -1,22 +1,16 @@
-import type { LlamaModel } from "node-llama-cpp";
+import type { LlamaGrammar, LlamaModel } from "node-llama-cpp";
 import { generate, type GenerateRequest } from "@/lib/engine/serving/generate";
-import type { GrammarSpec } from "@/lib/engine/serving/grammar-constraint";
 import type { AdapterRef, ModelRegistry } from "@/lib/engine/serving/model-registry";
 import { textTokenizer } from "@/lib/engine/serving/text-tokenizer";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
-import { LogprobFormatter, type LogprobEntry } from "@/lib/inference/logprob-entry";
-import { endsInRepetition } from "@/lib/inference/repetition";
-import { StopStringMatcher } from "@/lib/inference/stop-strings";
+import { LogprobFormatter } from "./logprob-entry";
+import type { ChoiceEvent } from "./messages";
+import { endsInRepetition } from "./repetition";
+import { StopStringMatcher } from "./stop-strings";
 
 // The n choices of one request, generated concurrently (each on its own sequence of the model's
 // context, which llama.cpp batches) and merged into one stream of events, in the order produced.
 // Runs on the engine thread; both the JSON response and the SSE stream are built from these events.
-
-export type FinishReason = "stop" | "length" | "abort" | "repetition";
-
-export type ChoiceEvent =
-  | { kind: "delta"; index: number; text: string; tokenIds: number[]; logprobs: LogprobEntry[] }
-  | { kind: "finish"; index: number; finishReason: FinishReason; stopReason: number | null };
 
 export interface ChoicePlan {
   registry: ModelRegistry;
@@ -26,7 +20,7 @@ export interface ChoicePlan {
   request: ChatCompletionRequest;
   promptTokens: number[];
   maxTokens: number;
-  grammar?: GrammarSpec;
+  grammar?: LlamaGrammar;
   /** null: no logprobs; else how many alternatives per token. */
   logprobs: { top: number; asTokenIds: boolean } | null;
   signal?: AbortSignal;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { regexToGbnf } from "@/lib/inference/regex-to-gbnf";
+import { regexToGbnf } from "./regex-to-gbnf";
 
 describe("regex → GBNF", () => {
   it("translates literals, classes, groups, alternation and quantifiers", () => {

@@ -1,12 +1,18 @@
-import { badRequest } from "@/lib/http/errors";
+import { badRequest } from "@/lib/contract/errors";
+import { MAX_GRAMMAR_NESTING } from "./grammar-bounds";
 
 // structured_outputs.regex → a GBNF grammar for llama.cpp's grammar engine. GBNF has literals,
 // character classes, groups, alternation and the quantifiers * + ? {m,n}, which covers most
 // regular expressions; anchors are implied (the whole output must match). Lookaround and
-// backreferences are not regular in GBNF's sense and are refused with 400.
+// backreferences are not regular in GBNF's sense and are refused with 400, as are counts beyond
+// what llama.cpp's grammar parser expands and groups nested deeper than its bound (grammar-bounds.ts).
+
+/** llama.cpp's grammar parser refuses a repetition count above this (MAX_REPETITION_THRESHOLD). */
+const MAX_REPETITIONS = 2000;
 
 class RegexParser {
   private i = 0;
+  private depth = 0;
   constructor(private readonly src: string) {}
 
   parse(): string {
@@ -50,6 +56,7 @@ class RegexParser {
     } else if (c === "{") {
       const m = /^\{(\d+)(,(\d*))?\}/.exec(this.src.slice(this.i));
       if (!m) this.fail("a malformed {m,n} quantifier");
+      if (Number(m[1]) > MAX_REPETITIONS || Number(m[3] || 0) > MAX_REPETITIONS) this.fail(`a repetition count over ${MAX_REPETITIONS}`);
       this.i += m[0].length;
       out = `${atom}{${m[1]}${m[2] ? `,${m[3]}` : ""}}`;
     }
@@ -63,8 +70,10 @@ class RegexParser {
       case "(": {
         if (this.src.startsWith("?:", this.i)) this.i += 2;
         else if (this.src[this.i] === "?") this.fail("lookaround and named groups are not supported");
+        if (++this.depth > MAX_GRAMMAR_NESTING) this.fail(`groups nested deeper than ${MAX_GRAMMAR_NESTING} levels`);
         const inner = this.alternation();
         if (this.src[this.i++] !== ")") this.fail("an unclosed group");
+        this.depth--;
         return `(${inner})`;
       }
       case "[":

@@ -1,17 +1,11 @@
 import type { LlamaModel, Token } from "node-llama-cpp";
 import type { TokenLogprob } from "@/lib/engine/serving/generate";
+import type { LogprobEntry } from "./messages";
 
-// `logprobs.content[i]` entries (vLLM): the token as text or `token_id:<id>`, its raw log-softmax
-// floored at -9999, its UTF-8 bytes, and the most likely alternatives.
+// A model's tokens as `logprobs.content[i]` entries (messages.ts): the token as text or
+// `token_id:<id>`, its raw log-softmax floored at -9999, its UTF-8 bytes, and the alternatives.
 
 export const LOGPROB_FLOOR = -9999;
-
-export interface LogprobEntry {
-  token: string;
-  logprob: number;
-  bytes: number[];
-  top_logprobs: { token: string; logprob: number; bytes: number[] }[];
-}
 
 // A token's text never changes for a loaded model: detokenize each id once, not once per use, and
 // keep its two spellings (text, `token_id:<id>`) with their UTF-8 bytes. Entries share these arrays,

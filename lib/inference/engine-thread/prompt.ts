@@ -1,7 +1,9 @@
 import type { LlamaModel, Token } from "node-llama-cpp";
-import { badRequest } from "@/lib/http/errors";
+import { badRequest } from "@/lib/contract/errors";
+import { encodePrompt, type ChatFormat } from "@/lib/engine/tokenizer/chat-template";
+import { CHATML_TEMPLATE } from "@/lib/engine/tokenizer/chatml-template";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
-import { renderChatPrompt } from "@/lib/inference/chat-template";
+import { renderChatPrompt } from "./chat-template";
 import { textTokenizer } from "@/lib/engine/serving/text-tokenizer";
 
 // The prompt's token ids and the output budget, with vLLM's rules: max_completion_tokens, else
@@ -12,18 +14,22 @@ export interface Prompt {
   maxTokens: number;
 }
 
-function tokenText(model: LlamaModel, token: Token | null): string {
-  return token === null ? "" : model.detokenize([token], true);
+/** How the served model renders prompts (training reads the same from the GGUF: chatFormatFromGguf). */
+function chatFormat(model: LlamaModel): ChatFormat {
+  const metadata = model.fileInfo.metadata as { tokenizer?: { chat_template?: string } };
+  const token = (id: Token | null) => (id === null ? null : { text: model.detokenize([id], true), id });
+  const tokenize = textTokenizer(model);
+  return {
+    template: metadata.tokenizer?.chat_template ?? CHATML_TEMPLATE,
+    bos: token(model.tokens.bos),
+    eos: token(model.tokens.eos),
+    tokenize: (text) => tokenize(text, true),
+  };
 }
 
 export function buildPrompt(model: LlamaModel, contextSize: number, request: ChatCompletionRequest): Prompt {
-  const metadata = model.fileInfo.metadata as { tokenizer?: { chat_template?: string } };
-  const text = renderChatPrompt(request, metadata.tokenizer?.chat_template, {
-    bos: tokenText(model, model.tokens.bos),
-    eos: tokenText(model, model.tokens.eos),
-  });
-  let tokens = textTokenizer(model)(text, true);
-  if (request.add_special_tokens && model.tokens.bos !== null && tokens[0] !== model.tokens.bos) tokens.unshift(model.tokens.bos);
+  const format = chatFormat(model);
+  let tokens = encodePrompt(format, renderChatPrompt(request, format), request.add_special_tokens);
 
   const requested = request.max_completion_tokens ?? request.max_tokens;
   const truncate = request.truncate_prompt_tokens;
