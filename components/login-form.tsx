@@ -5,6 +5,7 @@ import { useRouter, useSearchParams } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
+import { signInErrorMessage } from "@/lib/auth/sign-in-error";
 
 /** Only paths of this site: an absolute or protocol-relative URL here would be an open redirect. */
 function safeCallback(value: string | null): string {
@@ -30,7 +31,7 @@ export function LoginForm() {
     });
     setPending(false);
     if (!result || result.error) {
-      setError("Wrong username, email or password.");
+      setError(signInErrorMessage(result?.error ?? ""));
       return;
     }
     router.replace(safeCallback(params.get("callbackUrl")));

@@ -4,8 +4,8 @@ import { apiKeyPrefix, generateApiKey, hashApiKey } from "@/lib/auth/api-key-sec
 import type { Principal } from "@/lib/auth/principal";
 import type { ApiKeyDto } from "@/lib/auth/schemas";
 import { resolveTeamAccess } from "@/lib/auth/team-access";
-import { conflict, notFound } from "@/lib/http/errors";
-import { CURSOR_SELECT, pageByCreation, type PageQuery } from "@/lib/http/pagination";
+import { conflict, notFound } from "@/lib/contract/errors";
+import { CURSOR_SELECT, pageByCreation, type PageQuery } from "@/lib/contract/pagination";
 
 // A user's API keys: created (the secret shown once), listed, revoked. A key acts with its
 // owner's role; a team-scoped key only in that team, and it can only mint keys for that team.

@@ -3,10 +3,14 @@ import { decode } from "next-auth/jwt";
 import { getDb } from "@/lib/db/client";
 import { memoAccess } from "@/lib/auth/access-cache";
 import { apiKeyMatches, apiKeyPrefix, hashApiKey } from "@/lib/auth/api-key-secret";
+import { clientAddress } from "@/lib/auth/client-address";
 import { verifyPassword } from "@/lib/auth/password";
+import { checkPasswordThrottled, type PasswordAttempt } from "@/lib/auth/password-attempts";
 import type { Principal } from "@/lib/auth/principal";
 import { getAuthSecret } from "@/lib/auth/secret";
-import { AppError, unauthorized } from "@/lib/http/errors";
+import { AppError, unauthorized } from "@/lib/contract/errors";
+import type { AuthScheme } from "@/lib/contract/operation";
+import { textProblem } from "@/lib/contract/text";
 
 // Three ways to prove who you are: an API key (Bearer, or Basic `api:<key>`), a username/email and
 // password (Basic), and the console's next-auth session cookie.
@@ -34,24 +38,33 @@ export async function authenticateApiKey(key: string): Promise<Principal | null>
 }
 
 // Successful password checks are cached briefly, keyed by a hash of the credentials and bound to
-// the stored password hash, so a changed password stops working at once.
+// the stored password hash, so a changed password stops working at once. A cached check still
+// passes the throttle: the right password is refused while the account must wait.
 const PASSWORD_CACHE_TTL_MS = 60_000;
 const PASSWORD_CACHE_MAX = 1000;
 const passwordCache = new Map<string, { userId: string; passwordHash: string; expires: number }>();
 
-export async function authenticatePassword(login: string, password: string): Promise<Principal | null> {
+/** Where a password check comes from: the client's address (null when unknown) and the path. */
+export type PasswordOrigin = Omit<PasswordAttempt, "account">;
+
+/** Throws a 429 AppError when this account or address has failed too often (password-attempts.ts). */
+export async function authenticatePassword(login: string, password: string, origin: PasswordOrigin): Promise<Principal | null> {
   const db = getDb();
   const where = login.includes("@") ? { email: login.toLowerCase() } : { username: login };
-  const user = await db.user.findUnique({ where, select: USER_SELECT });
-  if (!user) return null;
-  const cacheKey = createHash("sha256").update(`${login}\0${password}`).digest("hex");
-  const cached = passwordCache.get(cacheKey);
-  const fresh = cached && cached.expires > Date.now() && cached.userId === user.id && cached.passwordHash === user.passwordHash;
-  if (!fresh) {
-    if (!(await verifyPassword(password, user.passwordHash))) return null;
+  // A login the database cannot compare (NUL) names no user; it still counts as a failed attempt.
+  const user = textProblem(login) ? null : await db.user.findUnique({ where, select: USER_SELECT });
+  const attempt = { account: user ? { userId: user.id } : { login }, ...origin };
+  const matches = await checkPasswordThrottled(attempt, async () => {
+    if (!user) return false;
+    const cacheKey = createHash("sha256").update(`${login}\0${password}`).digest("hex");
+    const cached = passwordCache.get(cacheKey);
+    if (cached && cached.expires > Date.now() && cached.userId === user.id && cached.passwordHash === user.passwordHash) return true;
+    if (!(await verifyPassword(password, user.passwordHash))) return false;
     if (passwordCache.size >= PASSWORD_CACHE_MAX) passwordCache.clear();
     passwordCache.set(cacheKey, { userId: user.id, passwordHash: user.passwordHash, expires: Date.now() + PASSWORD_CACHE_TTL_MS });
-  }
+    return true;
+  });
+  if (!user || !matches) return null;
   const { passwordHash: _, ...rest } = user;
   return { user: rest, via: "password" };
 }
@@ -100,8 +113,6 @@ export function assertSameOrigin(req: Request): void {
   }
 }
 
-export type AuthScheme = "bearer" | "basic";
-
 /**
  * Authenticates a request for a route of the given scheme. `/v1` routes take `Bearer <api key>`;
  * feedback and annotation routes take `Basic` (`api:<key>` or username/email:password). Both also
@@ -117,7 +128,7 @@ export async function authenticate(req: Request, scheme: AuthScheme): Promise<Pr
     if (given !== scheme) {
       throw unauthorized(`This route takes 'Authorization: ${challenge} …' credentials, not '${given}'.`, challenge);
     }
-    const principal = scheme === "bearer" ? await authenticateApiKey(credentials) : await authenticateBasic(credentials);
+    const principal = scheme === "bearer" ? await authenticateApiKey(credentials) : await authenticateBasic(credentials, clientAddress(req.headers));
     if (!principal) throw unauthorized(scheme === "bearer" ? "Invalid or revoked API key." : "Invalid username or password.", challenge);
     return principal;
   }
@@ -135,7 +146,7 @@ export async function authenticate(req: Request, scheme: AuthScheme): Promise<Pr
   );
 }
 
-async function authenticateBasic(encoded: string): Promise<Principal | null> {
+async function authenticateBasic(encoded: string, address: string | null): Promise<Principal | null> {
   let decoded: string;
   try {
     decoded = Buffer.from(encoded, "base64").toString("utf8");
@@ -143,9 +154,9 @@ async function authenticateBasic(encoded: string): Promise<Principal | null> {
     return null;
   }
   const colon = decoded.indexOf(":");
-  if (colon < 0) return null;
+  if (colon < 0 || textProblem(decoded)) return null;
   const login = decoded.slice(0, colon);
   const password = decoded.slice(colon + 1);
   if (login === "api") return authenticateApiKey(password);
-  return authenticatePassword(login, password);
+  return authenticatePassword(login, password, { address, via: "basic" });
 }

@@ -25,8 +25,8 @@ import {
   updateMemberBody,
   userPage,
 } from "@/lib/auth/schemas";
-import { defineOperation } from "@/lib/http/operation";
-import { pageQuerySchema } from "@/lib/http/pagination";
+import { defineOperation } from "@/lib/contract/operation";
+import { pageQuerySchema } from "@/lib/contract/pagination";
 
 // The identity API: who am I, users (instance admins), teams and members, API keys.
 

@@ -12,7 +12,7 @@ export interface Principal {
 
 export type { Role };
 
-/** What a role may do in a team (contract.md "Identity, roles, auth"). */
+/** What a role may do in a team (docs/contract.md "Identity, roles, auth"). */
 export type Capability = "annotate" | "use" | "manage";
 
 const CAPABILITIES: Record<Role, readonly Capability[]> = {

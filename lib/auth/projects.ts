@@ -1,6 +1,6 @@
 import { memoAccess } from "@/lib/auth/access-cache";
 import { getDb } from "@/lib/db/client";
-import { notFound } from "@/lib/http/errors";
+import { notFound } from "@/lib/contract/errors";
 import { splitProjectRef } from "@/lib/auth/names";
 import { resolveTeamAccess, type TeamAccess } from "@/lib/auth/team-access";
 import type { Capability, Principal } from "@/lib/auth/principal";

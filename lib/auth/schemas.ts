@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { nameSchema } from "@/lib/auth/names";
-import { pageQuerySchema, pageSchema } from "@/lib/http/pagination";
+import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
 
 // Request and response shapes of the identity API (users, teams, members, API keys).
 

@@ -1,7 +1,7 @@
 import { memoAccess } from "@/lib/auth/access-cache";
 import { getDb } from "@/lib/db/client";
 import type { Role } from "@/lib/db/generated/enums";
-import { forbidden, notFound } from "@/lib/http/errors";
+import { forbidden, notFound } from "@/lib/contract/errors";
 import { roleAllows, type Capability, type Principal } from "@/lib/auth/principal";
 
 export interface TeamAccess {

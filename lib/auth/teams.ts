@@ -4,8 +4,8 @@ import type { Role } from "@/lib/db/generated/enums";
 import type { Principal } from "@/lib/auth/principal";
 import { listAccessibleTeams, resolveTeamAccess } from "@/lib/auth/team-access";
 import { createUser } from "@/lib/auth/users";
-import { badRequest, conflict, notFound } from "@/lib/http/errors";
-import { toPage } from "@/lib/http/pagination";
+import { badRequest, conflict, notFound } from "@/lib/contract/errors";
+import { toPage } from "@/lib/contract/pagination";
 
 // Teams and their members. Creating teams is for instance admins; managing a team's members is
 // for that team's admins. A team always keeps at least one admin.

@@ -1,10 +1,11 @@
 import { getDb } from "@/lib/db/client";
 import type { Role } from "@/lib/db/generated/enums";
 import { generatePassword, hashPassword, verifyPassword } from "@/lib/auth/password";
+import { checkPasswordThrottled } from "@/lib/auth/password-attempts";
 import type { Principal } from "@/lib/auth/principal";
 import type { UserDto } from "@/lib/auth/schemas";
-import { badRequest, conflict, notFound } from "@/lib/http/errors";
-import { CURSOR_SELECT, pageByCreation, type PageQuery } from "@/lib/http/pagination";
+import { badRequest, conflict, notFound } from "@/lib/contract/errors";
+import { CURSOR_SELECT, pageByCreation, type PageQuery } from "@/lib/contract/pagination";
 
 type UserRow = { id: string; username: string; email: string; isAdmin: boolean; createdAt: Date };
 
@@ -77,8 +78,12 @@ export async function resetPassword(login: string, password?: string): Promise<s
   return next;
 }
 
-export async function changeOwnPassword(principal: Principal, current: string, next: string): Promise<void> {
+/** `address`: the client's, for the throttle on wrong current passwords (lib/auth/password-attempts.ts). */
+export async function changeOwnPassword(principal: Principal, current: string, next: string, address: string | null): Promise<void> {
   const user = await getDb().user.findUniqueOrThrow({ where: { id: principal.user.id }, select: { passwordHash: true } });
-  if (!(await verifyPassword(current, user.passwordHash))) throw badRequest("The current password is not correct.");
+  const attempt = { account: { userId: principal.user.id }, address, via: "password_change" } as const;
+  if (!(await checkPasswordThrottled(attempt, () => verifyPassword(current, user.passwordHash)))) {
+    throw badRequest("The current password is not correct.");
+  }
   await setPassword(principal.user.id, next);
 }

@@ -1,0 +1,121 @@
+// Growing delays after repeated failures of one key (an account, a client address): after
+// `freeFailures` failures the next attempt waits `firstDelayMs`, and each further failure doubles
+// the wait, up to `maxDelayMs`. State is this process's memory, bounded: keys are kept in
+// least-recently-used order and the oldest is dropped past `maxKeys`, so a flood of new keys
+// cannot grow it; a key idle for `forgetAfterMs` starts afresh.
+
+export interface ThrottlePolicy {
+  freeFailures: number;
+  firstDelayMs: number;
+  maxDelayMs: number;
+  forgetAfterMs: number;
+  maxKeys: number;
+}
+
+interface KeyState {
+  failures: number;
+  /** Attempts admitted and not yet settled: checked concurrently, they count before they fail. */
+  pending: number;
+  blockedUntil: number;
+  lastFailureAt: number;
+  /** Attempts refused since the last failure. */
+  refused: number;
+}
+
+export class FailureThrottle {
+  private readonly keys = new Map<string, KeyState>();
+
+  constructor(
+    readonly policy: ThrottlePolicy,
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  /** How long an attempt for `key` must wait (0: it may start now). */
+  waitMs(key: string): number {
+    const state = this.current(key);
+    if (!state) return 0;
+    const wait = Math.max(0, state.blockedUntil - this.now());
+    if (wait > 0) return wait;
+    // Past the free failures, one attempt at a time: a burst of parallel guesses would otherwise
+    // all pass before the first of them fails.
+    const overBudget = state.failures + state.pending >= this.policy.freeFailures;
+    return overBudget && state.pending > 0 ? this.policy.firstDelayMs : 0;
+  }
+
+  /** An attempt admitted by `waitMs` starts: settle it with `failed` or `succeeded`. */
+  started(key: string): void {
+    const state = this.current(key) ?? this.fresh();
+    state.pending += 1;
+    this.touch(key, state);
+  }
+
+  /** Returns the failures counted so far and the wait it now imposes. */
+  failed(key: string): { failures: number; waitMs: number } {
+    const state = this.current(key) ?? this.fresh();
+    const now = this.now();
+    state.pending = Math.max(0, state.pending - 1);
+    state.failures += 1;
+    state.refused = 0;
+    state.lastFailureAt = now;
+    const waitMs = this.delayAfter(state.failures);
+    state.blockedUntil = now + waitMs;
+    this.touch(key, state);
+    return { failures: state.failures, waitMs };
+  }
+
+  /** An attempt that did not fail: it succeeded (`forgetFailures` for an account after its right
+   *  password), or it could not be checked (an error is not a wrong password). */
+  released(key: string, { forgetFailures }: { forgetFailures: boolean }): void {
+    const state = this.current(key);
+    if (!state) return;
+    state.pending = Math.max(0, state.pending - 1);
+    if (forgetFailures) {
+      state.failures = 0;
+      state.blockedUntil = 0;
+    }
+    if (state.failures === 0 && state.pending === 0) this.keys.delete(key);
+  }
+
+  /** Counts an attempt refused because `waitMs` was not 0; returns the refusals since the last failure. */
+  refused(key: string): number {
+    const state = this.current(key);
+    if (!state) return 0;
+    state.refused += 1;
+    this.touch(key, state);
+    return state.refused;
+  }
+
+  get size(): number {
+    return this.keys.size;
+  }
+
+  private fresh(): KeyState {
+    return { failures: 0, pending: 0, blockedUntil: 0, lastFailureAt: 0, refused: 0 };
+  }
+
+  private delayAfter(failures: number): number {
+    const { freeFailures, firstDelayMs, maxDelayMs } = this.policy;
+    if (failures < freeFailures) return 0;
+    return Math.min(maxDelayMs, firstDelayMs * 2 ** Math.min(failures - freeFailures, 30));
+  }
+
+  private current(key: string): KeyState | undefined {
+    const state = this.keys.get(key);
+    if (!state) return undefined;
+    const idle = state.pending === 0 && this.now() - state.lastFailureAt > this.policy.forgetAfterMs;
+    if (idle) {
+      this.keys.delete(key);
+      return undefined;
+    }
+    return state;
+  }
+
+  private touch(key: string, state: KeyState): void {
+    this.keys.delete(key); // re-inserted last: Map order is least recently used first
+    this.keys.set(key, state);
+    for (const oldest of this.keys.keys()) {
+      if (this.keys.size <= this.policy.maxKeys) break;
+      this.keys.delete(oldest);
+    }
+  }
+}
