@@ -1,27 +1,66 @@
 import { z } from "zod";
 import { projectRefSchema } from "@/lib/auth/names";
-import { pageQuerySchema, pageSchema } from "@/lib/http/pagination";
+import { instantSchema } from "@/lib/contract/dates";
+import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
 
-// Recorded calls (every chat completion, contract.md "Chat completions"): what the console lists to
-// pick conversations for SFT, and what scripts read back. The request's messages and the answer's
-// first message are on every item; the whole recorded request and response only on GET one.
+// Recorded calls (every chat completion, docs/contract.md "Chat completions"): the call log the
+// console browses and judges, what the SFT picker reads conversations from, and what scripts read
+// back. A list item is a projection (previews, counts, feedback summary) that never carries the
+// recorded response; the request's messages and the answer's message come with
+// `include_messages=true`, and the whole recorded request and response only on GET one.
 
 export const CALL_STATUSES = ["success", "error", "cancelled"] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 
+/** Characters of a preview; a longer text is cut there and ends with `…`. */
+export const PREVIEW_CHARS = 200;
+
 export const callParams = z.object({ call_id: z.string().uuid() });
 
-export const listCallsQuery = pageQuerySchema.extend({
-  order: z.enum(["asc", "desc"]).default("desc").describe("By start time; newest first by default."),
-  project: projectRefSchema.optional().describe("Only this project's calls: `<team>/<project>` (default: every project the caller may use)."),
-  model: z.string().min(1).max(512).optional().describe("Only calls served by this model: an exact inference name, or a trained model's name without `:stepN` for all its checkpoints."),
-  status: z.enum(CALL_STATUSES).optional(),
-});
+const booleanParam = z.enum(["true", "false"]).transform((v) => v === "true");
+const feedbackText = z.string().min(1).max(1024);
+
+export const listCallsQuery = pageQuerySchema
+  .extend({
+    order: z.enum(["asc", "desc"]).default("desc").describe("By start time; newest first by default."),
+    project: projectRefSchema.optional().describe("Only this project's calls: `<team>/<project>` (default: every project the caller may use)."),
+    model: z.string().min(1).max(512).optional().describe("Only calls served by this model: an exact inference name, or a trained model's name without `:stepN` for all its checkpoints."),
+    status: z.enum(CALL_STATUSES).optional(),
+    start: instantSchema.optional().describe("Only calls that started at or after this instant (ISO 8601; `Z` or an offset, none means UTC)."),
+    end: instantSchema.optional().describe("Only calls that started before this instant (exclusive)."),
+    has_feedback: booleanParam
+      .optional()
+      .describe("`true`: only calls with at least one feedback row matching the feedback filters below (any row when none is given); `false`: only calls with no such row. A feedback filter alone means `true`."),
+    feedback_type: feedbackText
+      .optional()
+      .describe("Feedback filter: the row's `feedback_type`, exactly (`wandb.reaction.1`, `wandb.note.1`, `wandb.annotation.quality`), or a prefix when it ends with `*` (`wandb.annotation.*`: any annotation)."),
+    feedback_value: feedbackText
+      .optional()
+      .describe("Feedback filter: the row's value equals this: a reaction's `emoji` (`👍`), else the payload's `value` as text (`4`, `true`, `good`; a number also matches another spelling of it, `4.0`)."),
+    feedback_min: z.coerce.number().finite().optional().describe("Feedback filter: the row's `value` is a number ≥ this."),
+    feedback_max: z.coerce.number().finite().optional().describe("Feedback filter: the row's `value` is a number ≤ this."),
+    include_messages: booleanParam.default(false).describe("Also return each call's request messages and its answer's message (`messages`, `output`)."),
+  })
+  .superRefine((query, ctx) => {
+    if (query.start && query.end && query.end <= query.start) ctx.addIssue({ code: "custom", path: ["end"], message: "must be after start" });
+    if (query.feedback_min !== undefined && query.feedback_max !== undefined && query.feedback_max < query.feedback_min)
+      ctx.addIssue({ code: "custom", path: ["feedback_max"], message: "must be at least feedback_min" });
+  });
 export type ListCallsQuery = z.infer<typeof listCallsQuery>;
 
 const message = z.record(z.string(), z.unknown());
+const count = z.number().int();
 
-export const callSchema = z.object({
+export const feedbackSummarySchema = z
+  .object({
+    count,
+    by_type: z.record(z.string(), count).describe("Rows per `feedback_type`: `wandb.note.1`, `wandb.annotation.<spec>`, …"),
+    reactions: z.record(z.string(), count).describe("Reactions (`wandb.reaction.1`) per emoji: `{\"👍\": 2, \"👎\": 1}`."),
+  })
+  .describe("The feedback whose `svc_ref` is this call's ref.");
+export type FeedbackSummary = z.infer<typeof feedbackSummarySchema>;
+
+const callFields = {
   id: z.string().uuid(),
   object: z.literal("call"),
   /** `team/project` the call is attributed to. */
@@ -38,16 +77,32 @@ export const callSchema = z.object({
   created_at: z.string().describe("When the request started."),
   ended_at: z.string().nullable(),
   latency_ms: z.number().int().nullable(),
-  usage: z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() }),
-  /** The request's messages as sent. */
-  messages: z.array(message),
-  /** The first choice's message (role assistant); null when the call produced none. */
-  output: message.nullable(),
-});
-export type CallDto = z.infer<typeof callSchema>;
-export const callPage = pageSchema(callSchema);
+  usage: z.object({ prompt_tokens: count, completion_tokens: count, total_tokens: count }),
+  feedback: feedbackSummarySchema,
+};
 
-export const callDetailSchema = callSchema.extend({
+/** The request's messages as sent. */
+const messages = z.array(message);
+/** The first choice's message (role assistant); null when the call produced none. */
+const output = message.nullable();
+
+export const callListItemSchema = z.object({
+  ...callFields,
+  message_count: count.describe("Messages in the request."),
+  preview: z.object({
+    input: z.string().nullable().describe(`The request's last user message (else its last message) as text, cut at ${PREVIEW_CHARS} characters.`),
+    output: z.string().nullable().describe(`The answer's text (first choice), cut at ${PREVIEW_CHARS} characters; null when it has none.`),
+  }),
+  messages: messages.optional().describe("With `include_messages=true`."),
+  output: output.optional().describe("With `include_messages=true`."),
+});
+export type CallListItem = z.infer<typeof callListItemSchema>;
+export const callPage = pageSchema(callListItemSchema);
+
+export const callDetailSchema = z.object({
+  ...callFields,
+  messages,
+  output,
   /** The chat completions request as recorded (after validation and defaults). */
   request: z.record(z.string(), z.unknown()),
   /** The response as recorded (every choice), or null. */

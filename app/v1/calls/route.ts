@@ -1,5 +1,5 @@
-// GET /v1/calls — recorded chat completions (cursor page, newest first)
-import { listCalls } from "@/lib/calls/calls";
+// GET /v1/calls — the call log: recorded chat completions (cursor page, newest first, filters, feedback summaries)
+import { listCalls } from "@/lib/calls/list-calls";
 import { listCallsOp } from "@/lib/calls/operations";
 import { handle } from "@/lib/http/handle";
 

@@ -1,17 +1,36 @@
 import type { Metadata } from "next";
+import { Suspense } from "react";
+import { FeedbackStatsView } from "@/components/feedback/feedback-stats-view";
 import { UsageView } from "@/components/usage/usage-view";
 import { PageHeader } from "@/components/ui/page-header";
 import { requireTeamArea } from "@/lib/auth/console-session";
+import { panelId, StatsTabs, tabId, type StatsTab } from "./stats-tabs";
 
 export const metadata: Metadata = { title: "Stats" };
 export const dynamic = "force-dynamic";
 
-export default async function StatsPage() {
+const DESCRIPTIONS: Record<StatsTab, string> = {
+  usage: "Inference usage per project: requests and tokens by day, from every recorded chat completion.",
+  feedback: "Feedback per project over time: counts, and aggregations and percentiles of payload values, by bucket.",
+};
+
+export default async function StatsPage({ searchParams }: { searchParams: Promise<{ tab?: string | string[] }> }) {
   await requireTeamArea();
+  const tab: StatsTab = (await searchParams).tab === "feedback" ? "feedback" : "usage";
   return (
     <>
-      <PageHeader title="Stats" description="Inference usage per project: requests and tokens by day, from every recorded chat completion." />
-      <UsageView />
+      <PageHeader title="Stats" description={DESCRIPTIONS[tab]} />
+      <StatsTabs active={tab} />
+      <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)}>
+        {tab === "feedback" ? (
+          // The feedback view reads its selection from the URL on the client (useSearchParams).
+          <Suspense>
+            <FeedbackStatsView />
+          </Suspense>
+        ) : (
+          <UsageView />
+        )}
+      </div>
     </>
   );
 }

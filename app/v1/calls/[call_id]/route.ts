@@ -1,5 +1,5 @@
 // GET /v1/calls/{call_id} — one recorded call with its whole request and response
-import { getCall } from "@/lib/calls/calls";
+import { getCall } from "@/lib/calls/get-call";
 import { getCallOp } from "@/lib/calls/operations";
 import { handle } from "@/lib/http/handle";
 

@@ -1,0 +1,108 @@
+"use client";
+
+import { useState, type FormEvent, type ReactNode } from "react";
+import { ANNOTATION_PREFIX, useMyFeedback, useSetOwnFeedback, type JudgedCall } from "@/components/calls/feedback";
+import type { AnnotationSpec } from "@/components/calls/queries";
+import { Button } from "@/components/ui/button";
+import { INPUT_CLASS } from "@/components/ui/field";
+import { errorMessage } from "@/lib/client/api-fetch";
+
+// One's own value for one annotation spec of the project on a call (one per person and spec):
+// an input for the spec's type — a number in its range, yes/no, one of its options, a text or a
+// corrected reply — saved as `wandb.annotation.<name>` against the spec's current version.
+
+/** Takes one's value back. */
+function ClearButton({ blocked, onClear }: { blocked: boolean; onClear: () => void }) {
+  return (
+    <Button variant="ghost" size="sm" disabled={blocked} onClick={onClear}>
+      Clear
+    </Button>
+  );
+}
+
+export function AnnotationField({ call, spec, answer }: { call: JudgedCall; spec: AnnotationSpec; answer: string }) {
+  const type = `${ANNOTATION_PREFIX}${spec.name}`;
+  const { mine, ready, settled } = useMyFeedback(call);
+  const set = useSetOwnFeedback(call);
+  const current = mine(type);
+  const saved = current[0]?.payload.value;
+  const [draft, setDraft] = useState<string | null>(null);
+  const id = `annotation-${spec.name}`;
+
+  const save = (value: unknown) => set.mutate({ type, payload: { value }, annotationRef: spec.ref, current }, { onSuccess: () => setDraft(null) });
+  const clear = () => set.mutate({ type, payload: null, current }, { onSuccess: () => setDraft(null) });
+  // Inputs wait for the rows to load; saving also for them to be read again after a change.
+  const disabled = !ready || set.isPending;
+  const blocked = !settled || set.isPending;
+
+  let input: ReactNode;
+  if (spec.type === "boolean") {
+    input = (
+      <div className="flex items-center gap-1.5">
+        <div role="radiogroup" aria-labelledby={`${id}-label`} className="flex gap-1.5">
+          {[true, false].map((value) => (
+            <Button key={String(value)} variant="secondary" size="sm" role="radio" aria-checked={saved === value} disabled={blocked} onClick={() => save(value)} className={saved === value ? "border-brand-400 bg-brand-50 text-brand-800" : ""}>
+              {value ? "Yes" : "No"}
+            </Button>
+          ))}
+        </div>
+        {saved !== undefined && <ClearButton blocked={blocked} onClear={clear} />}
+      </div>
+    );
+  } else if (spec.type === "categorical") {
+    input = (
+      <div className="flex items-center gap-2">
+        <select id={id} value={typeof saved === "string" ? saved : ""} disabled={blocked} onChange={(e) => (e.target.value ? save(e.target.value) : clear())} className={`${INPUT_CLASS} pr-8`}>
+          <option value="">—</option>
+          {spec.options.map((option) => (
+            <option key={option} value={option}>
+              {option}
+            </option>
+          ))}
+        </select>
+      </div>
+    );
+  } else {
+    const numeric = spec.type === "numeric";
+    const text = draft ?? (saved === undefined ? (spec.type === "corrected_reply" ? answer : "") : String(saved));
+    const onSubmit = (event: FormEvent) => {
+      event.preventDefault();
+      if (numeric) {
+        if (text.trim() === "" || !Number.isFinite(Number(text))) return;
+        save(Number(text));
+      } else save(text);
+    };
+    input = (
+      <form onSubmit={onSubmit} className="space-y-2">
+        {numeric ? (
+          <input id={id} type="number" inputMode="decimal" min={spec.min} max={spec.max} step={spec.integer ? 1 : "any"} value={text} disabled={disabled} onChange={(e) => setDraft(e.target.value)} className={`${INPUT_CLASS} max-w-40`} />
+        ) : (
+          <textarea id={id} rows={spec.type === "corrected_reply" ? 5 : 2} maxLength={spec.max_length} value={text} disabled={disabled} onChange={(e) => setDraft(e.target.value)} className={INPUT_CLASS} />
+        )}
+        <div className="flex items-center justify-end gap-2">
+          {saved !== undefined && <ClearButton blocked={blocked} onClear={clear} />}
+          <Button type="submit" size="sm" disabled={blocked || text.trim() === "" || (saved !== undefined && text === String(saved))}>
+            {set.isPending ? "Saving…" : "Save"}
+          </Button>
+        </div>
+      </form>
+    );
+  }
+
+  const range = spec.type === "numeric" && (spec.min !== undefined || spec.max !== undefined) ? ` (${spec.min ?? "−∞"} to ${spec.max ?? "∞"})` : "";
+  return (
+    <div className="space-y-1.5" data-testid="annotation-field" data-spec={spec.name}>
+      <label id={`${id}-label`} htmlFor={spec.type === "boolean" ? undefined : id} className="block text-sm font-medium text-zinc-800">
+        {spec.name}
+        <span className="font-normal text-zinc-500">{range}</span>
+      </label>
+      {spec.description && <p className="text-xs text-zinc-500">{spec.description}</p>}
+      {input}
+      {set.isError && (
+        <p role="alert" className="text-xs text-red-600">
+          {errorMessage(set.error)}
+        </p>
+      )}
+    </div>
+  );
+}
