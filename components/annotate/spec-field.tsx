@@ -1,0 +1,107 @@
+"use client";
+
+import { choicesOf, type FieldValue } from "@/lib/client/annotation-form";
+import type { QueueSpecDto } from "@/components/annotate/queries";
+import { Kbd } from "@/components/playground/kbd";
+import { INPUT_CLASS } from "@/components/ui/field";
+
+// One field of the annotation form, for one spec of the queue: choices (yes/no, a category) as
+// buttons numbered for the digit keys, a number, a text, or a corrected reply. `active` is the
+// field the keyboard acts on (j/k move it); focusing any control in it makes it active.
+
+export interface SpecFieldProps {
+  spec: QueueSpecDto;
+  value: FieldValue;
+  error?: string;
+  active: boolean;
+  onChange: (value: FieldValue) => void;
+  onActivate: () => void;
+}
+
+const choiceLabel = (choice: FieldValue) => (choice === true ? "Yes" : choice === false ? "No" : String(choice));
+
+export const fieldDomId = (spec: QueueSpecDto) => `annotate-field-${spec.name}`;
+/** The typing control of a field (a number, text or reply), which Enter focuses. */
+export const inputDomId = (spec: QueueSpecDto) => `${fieldDomId(spec)}-input`;
+
+export function SpecField({ spec, value, error, active, onChange, onActivate }: SpecFieldProps) {
+  const id = fieldDomId(spec);
+  const choices = choicesOf(spec);
+  const range = spec.type === "numeric" && (spec.min !== undefined || spec.max !== undefined) ? ` (${spec.min ?? "−∞"} to ${spec.max ?? "∞"})` : "";
+  const errorId = error ? `${id}-error` : undefined;
+  return (
+    <div
+      id={id}
+      tabIndex={-1}
+      role="group"
+      aria-labelledby={`${id}-label`}
+      data-testid="annotate-field"
+      data-spec={spec.name}
+      data-active={active || undefined}
+      onFocusCapture={onActivate}
+      className={`space-y-1.5 rounded-lg border px-3 py-2.5 outline-none ${active ? "border-brand-300 bg-brand-50/40 ring-2 ring-brand-500/20" : "border-transparent"}`}
+    >
+      <div id={`${id}-label`} className="text-sm font-medium text-zinc-800">
+        {spec.name}
+        {spec.required ? (
+          <span className="ml-1 text-red-600" aria-label="required">
+            *
+          </span>
+        ) : (
+          <span className="ml-1.5 text-xs font-normal text-zinc-400">optional</span>
+        )}
+        <span className="font-normal text-zinc-500">{range}</span>
+      </div>
+      {spec.description && <p className="text-xs text-zinc-500">{spec.description}</p>}
+      {choices ? (
+        <div role="radiogroup" aria-labelledby={`${id}-label`} aria-describedby={errorId} className="flex flex-wrap gap-1.5">
+          {choices.map((choice, i) => (
+            <button
+              key={String(choice)}
+              type="button"
+              role="radio"
+              aria-checked={value === choice}
+              onClick={() => onChange(value === choice ? undefined : choice)}
+              className={`inline-flex items-center gap-1.5 rounded-md border px-2.5 py-1.5 text-[13px] font-medium shadow-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${value === choice ? "border-brand-400 bg-brand-50 text-brand-800" : "border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50"}`}
+            >
+              {i < 9 && <Kbd>{i + 1}</Kbd>}
+              {choiceLabel(choice)}
+            </button>
+          ))}
+        </div>
+      ) : spec.type === "numeric" ? (
+        <input
+          id={inputDomId(spec)}
+          aria-labelledby={`${id}-label`}
+          aria-describedby={errorId}
+          aria-invalid={error ? true : undefined}
+          type="number"
+          inputMode="decimal"
+          min={spec.min}
+          max={spec.max}
+          step={spec.integer ? 1 : "any"}
+          value={typeof value === "string" ? value : ""}
+          onChange={(e) => onChange(e.target.value === "" ? undefined : e.target.value)}
+          className={`${INPUT_CLASS} max-w-40`}
+        />
+      ) : (
+        <textarea
+          id={inputDomId(spec)}
+          aria-labelledby={`${id}-label`}
+          aria-describedby={errorId}
+          aria-invalid={error ? true : undefined}
+          rows={spec.type === "corrected_reply" ? 6 : 2}
+          maxLength={"max_length" in spec ? spec.max_length : undefined}
+          value={typeof value === "string" ? value : ""}
+          onChange={(e) => onChange(e.target.value)}
+          className={INPUT_CLASS}
+        />
+      )}
+      {error && (
+        <p id={errorId} role="alert" className="text-xs text-red-600">
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}

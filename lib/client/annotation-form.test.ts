@@ -1,0 +1,67 @@
+import { describe, expect, it } from "vitest";
+import type { QueueSpecDto } from "@/lib/queues/queue-schemas";
+import { choicesOf, initialForm, toSubmission, valueForDigit } from "./annotation-form";
+
+const base = { ref: "svc:///t/p/object/x:d", version: 1, description: "" };
+const score: QueueSpecDto = { ...base, name: "score", type: "numeric", min: 1, max: 5, integer: true, required: true };
+const ratio: QueueSpecDto = { ...base, name: "ratio", type: "numeric", min: 0, max: 1, required: false };
+const ok: QueueSpecDto = { ...base, name: "ok", type: "boolean", required: true };
+const tone: QueueSpecDto = { ...base, name: "tone", type: "categorical", options: ["calm", "curt", "rude"], required: false };
+const fixed: QueueSpecDto = { ...base, name: "fixed", type: "corrected_reply", required: false };
+const why: QueueSpecDto = { ...base, name: "why", type: "text", required: false };
+const specs = [score, ratio, ok, tone, fixed, why];
+
+describe("initialForm", () => {
+  it("opens empty but for a corrected reply, which starts as the model's answer", () => {
+    expect(initialForm(specs, { values: {}, note: null }, "The answer.")).toEqual({
+      values: { score: undefined, ratio: undefined, ok: undefined, tone: undefined, fixed: "The answer.", why: undefined },
+      note: "",
+    });
+  });
+
+  it("opens a submitted item with one's values (numbers as the input's text) and note", () => {
+    const form = initialForm(specs, { values: { score: 4, ok: false, tone: "curt", fixed: "Better." }, note: "hm" }, "The answer.");
+    expect(form.values).toMatchObject({ score: "4", ok: false, tone: "curt", fixed: "Better." });
+    expect(form.note).toBe("hm");
+  });
+});
+
+describe("digit keys", () => {
+  it("pick yes (1) or no (2), and a category by its place", () => {
+    expect(choicesOf(ok)).toEqual([true, false]);
+    expect(valueForDigit(ok, 2)).toBe(false);
+    expect(valueForDigit(tone, 3)).toBe("rude");
+    expect(valueForDigit(tone, 4)).toBeUndefined();
+    const many: QueueSpecDto = { ...tone, options: Array.from({ length: 12 }, (_, i) => `o${i + 1}`) };
+    expect(choicesOf(many)).toHaveLength(12); // all shown; digits reach the first nine
+    expect(valueForDigit(many, 9)).toBe("o9");
+  });
+
+  it("set a whole number within a numeric spec's range, nothing outside it or for text", () => {
+    expect(valueForDigit(score, 5)).toBe("5");
+    expect(valueForDigit(score, 6)).toBeUndefined();
+    expect(valueForDigit(ratio, 1)).toBe("1");
+    expect(valueForDigit(ratio, 2)).toBeUndefined();
+    expect(valueForDigit(why, 1)).toBeUndefined();
+    expect(choicesOf(score)).toBeNull();
+  });
+});
+
+describe("toSubmission", () => {
+  const form = (values: Record<string, string | boolean | undefined>) => ({ values, note: "" });
+
+  it("names each required field left empty (a blank text is empty)", () => {
+    expect(toSubmission(specs, form({ score: "  " }))).toEqual({ errors: { score: "Required", ok: "Required" } });
+  });
+
+  it("checks numbers against the spec: a number, whole when asked, in range", () => {
+    expect(toSubmission([score], form({ score: "4.5" }))).toEqual({ errors: { score: "A whole number" } });
+    expect(toSubmission([score], form({ score: "9" }))).toEqual({ errors: { score: "From 1 to 5" } });
+    expect(toSubmission([ratio], form({ ratio: "-0.5" }))).toEqual({ errors: { ratio: "From 0 to 1" } });
+    expect(toSubmission([ratio], form({ ratio: "0.25" }))).toEqual({ values: { ratio: 0.25 } });
+  });
+
+  it("sends numbers as numbers, choices and texts as they are, and leaves out empty optional fields", () => {
+    expect(toSubmission(specs, form({ score: "3", ok: false, tone: undefined, fixed: "Better.", why: "" }))).toEqual({ values: { score: 3, ok: false, fixed: "Better." } });
+  });
+});

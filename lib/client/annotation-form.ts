@@ -1,0 +1,68 @@
+import type { QueueSpecDto } from "@/lib/queues/queue-schemas";
+
+// The annotator's form (components/annotate) as data: what each input holds (text as typed, a
+// choice as chosen), how a digit key picks a value for a spec, and the values as the submit route
+// takes them (checked here first, so an annotator sees a mistake next to its field).
+
+export type FieldValue = string | boolean | undefined;
+export interface FormState {
+  values: Record<string, FieldValue>;
+  note: string;
+}
+
+/** A stored value (one's earlier annotation) as the input holds it. */
+const asInput = (value: unknown): FieldValue => (typeof value === "boolean" || typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined);
+
+/**
+ * The form an item opens with: one's submitted values (editing via Back), else empty — except a
+ * corrected reply, which starts as the model's answer for the annotator to fix.
+ */
+export function initialForm(specs: QueueSpecDto[], mine: { values: Record<string, unknown>; note: string | null }, answer: string): FormState {
+  const values: Record<string, FieldValue> = {};
+  for (const spec of specs) {
+    const stored = asInput(mine.values[spec.name]);
+    values[spec.name] = stored ?? (spec.type === "corrected_reply" ? answer : undefined);
+  }
+  return { values, note: mine.note ?? "" };
+}
+
+/** A spec's choices, shown as buttons (digit keys 1–9 pick the first nine); null for typed values. */
+export function choicesOf(spec: QueueSpecDto): FieldValue[] | null {
+  if (spec.type === "boolean") return [true, false];
+  if (spec.type === "categorical") return spec.options;
+  return null;
+}
+
+/** The value digit `d` (1–9) gives a spec: a choice, or a whole number in a numeric spec's range. */
+export function valueForDigit(spec: QueueSpecDto, digit: number): FieldValue {
+  const choices = choicesOf(spec);
+  if (choices) return choices[digit - 1];
+  if (spec.type === "numeric") {
+    const inRange = (spec.min === undefined || digit >= spec.min) && (spec.max === undefined || digit <= spec.max);
+    return inRange ? String(digit) : undefined;
+  }
+  return undefined;
+}
+
+const isBlank = (value: FieldValue) => value === undefined || (typeof value === "string" && value.trim() === "");
+
+/** The submit body's values, or the message for each field that is wrong. */
+export function toSubmission(specs: QueueSpecDto[], form: FormState): { values: Record<string, unknown> } | { errors: Record<string, string> } {
+  const values: Record<string, unknown> = {};
+  const errors: Record<string, string> = {};
+  for (const spec of specs) {
+    const value = form.values[spec.name];
+    if (isBlank(value)) {
+      if (spec.required) errors[spec.name] = "Required";
+      continue;
+    }
+    if (spec.type === "numeric") {
+      const n = Number(value);
+      if (!Number.isFinite(n)) errors[spec.name] = "A number";
+      else if (spec.integer && !Number.isInteger(n)) errors[spec.name] = "A whole number";
+      else if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) errors[spec.name] = `From ${spec.min ?? "−∞"} to ${spec.max ?? "∞"}`;
+      else values[spec.name] = n;
+    } else values[spec.name] = value;
+  }
+  return Object.keys(errors).length > 0 ? { errors } : { values };
+}
