@@ -1,7 +1,7 @@
 // The base model a job trains from: it must still be configured and trainable by the embedded
 // engine (a llama-architecture GGUF marked trainable). Checked when a job is submitted (400) and
 // again when it starts (the operator may have changed the models file in between).
-import { badRequest } from "@/lib/http/errors";
+import { badRequest } from "@/lib/contract/errors";
 import { baseModelCatalogue, type GgufBaseModel } from "@/lib/inference/base-models";
 import type { ModelTrainingDefaults } from "./model-defaults";
 
@@ -15,6 +15,6 @@ export function trainableBase(name: string): GgufBaseModel {
 }
 
 export function trainingDefaults(base: { learningRates?: { rl: number; sft: number } }): ModelTrainingDefaults {
-  // rl-loss.md: full fine-tuning of a small model wants ~1e-4-scale rates when a base declares none.
+  // docs/rl-loss.md: full fine-tuning of a small model wants ~1e-4-scale rates when a base declares none.
   return { defaultRlLearningRate: base.learningRates?.rl ?? 1e-4, defaultSftLearningRate: base.learningRates?.sft ?? 1e-4 };
 }

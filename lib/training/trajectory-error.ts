@@ -1,7 +1,7 @@
 // A trajectory the trainer cannot use (unknown token, non-finite reward, too long for the model...).
 // It is the client's data that is wrong, so it is an AppError("bad_request"): the HTTP layer answers
 // 400 with the message, and a training worker can put the same message in training_failed.
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/contract/errors";
 
 /** Where in a request's trajectory_groups a problem is. `history` 0 is the trajectory's own
  *  messages_and_choices, k > 0 is additional_histories[k − 1]. */

@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import { conflict } from "@/lib/http/errors";
+import { conflict } from "@/lib/contract/errors";
 
 /** 409 while a job of the model is queued or running (it reads the model's newest weights). */
 export async function refuseWhileTraining(modelId: string, action: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
-import { isUuid, toPage, unknownCursor, type Page } from "@/lib/http/pagination";
+import { isUuid, toPage, unknownCursor, type Page } from "@/lib/contract/pagination";
 import { findJobForCaller } from "./jobs";
 import type { EventDto, EventQuery, EventType } from "./schemas";
 

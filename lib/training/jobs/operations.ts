@@ -1,5 +1,5 @@
-import { LARGE_BODY_LIMIT } from "@/lib/http/body";
-import { defineOperation } from "@/lib/http/operation";
+import { LARGE_BODY_LIMIT } from "@/lib/contract/body-limits";
+import { defineOperation } from "@/lib/contract/operation";
 import { createRlJobBody, createSftJobBody, eventPage, eventQuery, jobListQuery, jobPage, jobParams, jobSchema } from "./schemas";
 
 // Training jobs (spec §4.3). Python clients send every config key (nulls included) and may send

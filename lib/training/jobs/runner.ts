@@ -3,14 +3,15 @@
 // One runs inside `npm start` (embedded); `npm run worker` runs more against PostgreSQL.
 import { randomBytes } from "node:crypto";
 import os from "node:os";
-import { Worker } from "node:worker_threads";
 import { getEnv } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
+import { startLeaseHeartbeat } from "./lease-heartbeat";
 import { loadJobTask, removeJobOutputs, type LoadedJob } from "./load-job-task";
-import { appendOwnedEvents, claimJob, endOwnedJob, failAbandonedJobs, releaseJob, renewLease, type LeaseState } from "./queue";
-import { completeJob } from "./complete-job";
-import type { ThreadMessage } from "./train/thread-messages";
+import { OwnedJob } from "./owned-job";
+import { claimJob, endOwnedJob, failAbandonedJobs, releaseJob } from "./queue";
+import { ThreadReports } from "./thread-reports";
+import { slotThread, trainOnThread, type ThreadSlot } from "./training-thread";
 import { registerLocalRunner } from "./wake";
 
 export interface RunnerSettings {
@@ -37,8 +38,6 @@ export function runnerSettingsFromEnv(kind: RunnerSettings["kind"]): RunnerSetti
     concurrency: Math.max(1, env.ANNEAL_TRAINING_CONCURRENCY),
   };
 }
-
-const TRAIN_THREAD = new URL("./train/train-thread.mjs", import.meta.url);
 
 export class TrainingRunner {
   readonly workerId = `${os.hostname()}:${process.pid}:${randomBytes(4).toString("hex")}`;
@@ -121,111 +120,31 @@ export class TrainingRunner {
 
   /** Trains one claimed job to its end (or until the lease is lost or the runner stops). */
   private async run(jobId: string, attempt: number, slot: ThreadSlot): Promise<void> {
-    const { workerId } = this;
-    let loaded: LoadedJob;
-    try {
-      loaded = await loadJobTask(jobId, attempt);
-    } catch (error) {
-      await endOwnedJob(jobId, workerId, "failed", (error as Error).message);
-      return;
+    const loaded = await this.load(jobId, attempt);
+    if (!loaded) return;
+    const thread = slotThread(slot);
+    const job = new OwnedJob(jobId, this.workerId, () => void thread.terminate());
+    const reports = new ThreadReports(job, loaded, attempt);
+    const stopHeartbeat = startLeaseHeartbeat(job, { timing: this.settings, lastHeard: () => reports.lastHeard, checkIn: () => this.register() });
+    await trainOnThread(thread, loaded.task, reports);
+    stopHeartbeat();
+    await job.settled();
+    // A thread that exits without its end (killed by the OS) fails the job, unless the runner
+    // stopped it: then the job goes back to the queue.
+    if (job.outcome === "running" && !this.stopping) {
+      job.fail("The training thread stopped without a result (out of memory?).");
+      await job.settled();
     }
-    const worker = (slot.thread ??= startThread(slot));
-
-    // Changed by callbacks; `as` keeps TypeScript from narrowing it to its initial value.
-    let outcome = "running" as "running" | "succeeded" | "ended" | "lost";
-    const stopThread = () => void worker.terminate();
-    const cancel = async () => {
-      stopThread();
-      outcome = (await endOwnedJob(jobId, workerId, "cancelled", "Cancelled by a user before it finished.")) ? "ended" : "lost";
-    };
-    // The job's writes, one at a time in the order the thread reported them; none after the one
-    // that ended the job or found the lease gone.
-    let chain: Promise<void> = Promise.resolve();
-    const write = (work: () => Promise<LeaseState>, ends?: "succeeded" | "ended") => {
-      chain = chain.then(async () => {
-        if (outcome !== "running") return;
-        const state = await work();
-        if (!state.owned) {
-          outcome = "lost";
-          stopThread();
-        } else if (ends) outcome = ends;
-        else if (state.cancelRequested) await cancel();
-      }).catch((error: unknown) => log.error("training runner: writing a job's progress failed", { jobId, error }));
-    };
-    const owned = (done: Promise<boolean>) => done.then((ok) => ({ owned: ok, cancelRequested: false }));
-
-    let lastHeard = Date.now();
-    const heartbeat = setInterval(() => {
-      this.register().catch(() => undefined);
-      if (Date.now() - lastHeard > this.settings.stallMs && outcome === "running") {
-        const minutes = this.settings.stallMs / 60_000;
-        write(() => owned(endOwnedJob(jobId, workerId, "failed", `The training thread reported nothing for ${minutes >= 1 ? `${minutes.toFixed(0)} min` : `${this.settings.stallMs} ms`} (ANNEAL_JOB_STALL_MS) and was stopped.`)), "ended");
-        stopThread();
-        return;
-      }
-      renewLease(jobId, workerId, this.settings.leaseMs).then((state) => {
-        if (!state.owned && outcome === "running") {
-          outcome = "lost";
-          stopThread();
-        } else if (state.cancelRequested) write(async () => state);
-      }, (error: unknown) => log.warn("training runner: a heartbeat failed", { jobId, error }));
-    }, this.settings.heartbeatMs);
-
-    // Steps reported while an earlier write is in flight are written together, in one transaction:
-    // a fast job (ms per step) must not cost a transaction per step on a shared database.
-    let stepsDone = 0;
-    const pendingSteps: { type: "gradient_step"; data: Record<string, number> }[] = [];
-    const flushSteps = () => {
-      const events = pendingSteps.splice(0);
-      return events.length ? appendOwnedEvents(jobId, workerId, events, { stepsDone: (stepsDone += events.length) }) : Promise.resolve({ owned: true, cancelRequested: false });
-    };
-    let jobOver!: () => void;
-    const over = new Promise<void>((resolve) => (jobOver = resolve));
-    const onMessage = (message: ThreadMessage) => {
-      lastHeard = Date.now();
-      if (message.type === "done" || message.type === "error") jobOver();
-      if (message.type === "started") {
-        write(() => loaded.started(workerId, message.numSequences));
-      } else if (message.type === "step") {
-        pendingSteps.push({ type: "gradient_step", data: attempt > 1 ? { ...message.metrics, attempt } : message.metrics });
-        if (pendingSteps.length === 1) write(flushSteps);
-      } else if (message.type === "done") {
-        write(flushSteps);
-        write(() => owned(completeJob(loaded, workerId, message.metrics, stepsDone)), "succeeded");
-      } else {
-        write(() => owned(endOwnedJob(jobId, workerId, "failed", message.message)), "ended");
-      }
-    };
-    const onError = (error: Error) => {
-      write(() => owned(endOwnedJob(jobId, workerId, "failed", `The training thread crashed: ${error.message}`)), "ended");
-    };
-    worker.on("message", onMessage);
-    worker.on("error", onError);
-    worker.once("exit", jobOver);
-    worker.postMessage(loaded.task);
-    await over;
-    worker.off("message", onMessage).off("error", onError).off("exit", jobOver);
-    clearInterval(heartbeat);
-    await chain;
-    if (outcome === "running" && !this.stopping) {
-      write(() => owned(endOwnedJob(jobId, workerId, "failed", "The training thread stopped without a result (out of memory?).")), "ended");
-      await chain;
-    }
-    if (outcome !== "succeeded") removeJobOutputs(loaded.task);
+    if (job.outcome !== "succeeded") removeJobOutputs(loaded.task);
   }
-}
 
-interface ThreadSlot {
-  thread: Worker | null;
-  /** The job the slot is training. */
-  jobId: string | null;
-}
-
-/** A training thread for a slot; the slot forgets it when it exits (a crash, or stopped to cancel). */
-function startThread(slot: ThreadSlot): Worker {
-  const thread = new Worker(TRAIN_THREAD);
-  thread.once("exit", () => {
-    if (slot.thread === thread) slot.thread = null;
-  });
-  return thread;
+  /** The claimed job's task, or null when it cannot be trained (the job fails saying why). */
+  private async load(jobId: string, attempt: number): Promise<LoadedJob | null> {
+    try {
+      return await loadJobTask(jobId, attempt);
+    } catch (error) {
+      await endOwnedJob(jobId, this.workerId, "failed", (error as Error).message);
+      return null;
+    }
+  }
 }

@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { pageQuerySchema, pageSchema } from "@/lib/http/pagination";
+import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
 import { experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
 import { sftConfigSchema } from "@/lib/training/sft/sft-config";
 import { sftExampleSchema } from "@/lib/training/sft/tokenize-sft-example";
 import { trajectoryGroupSchema } from "@/lib/training/trajectories/schemas";
 
-// Training jobs (spec §4.3, contract.md "Training jobs"): RL and SFT submissions, the job as GET
+// Training jobs (spec §4.3, docs/contract.md "Training jobs"): RL and SFT submissions, the job as GET
 // returns it, and its event feed.
 
 export const JOB_KINDS = ["rl", "sft"] as const;
@@ -79,6 +79,6 @@ export const eventSchema = z.object({
 });
 export type EventDto = z.infer<typeof eventSchema>;
 export const eventPage = pageSchema(eventSchema);
-/** Events are chronological: no `order` (art-contract.md). */
+/** Events are chronological: no `order` (as ART reads them). */
 export const eventQuery = pageQuerySchema.omit({ order: true });
 export type EventQuery = z.infer<typeof eventQuery>;

@@ -3,7 +3,7 @@
 // (SSRF), so they are refused, as are other schemes such as ART's wandb-artifact:///.
 import type { Principal } from "@/lib/auth/principal";
 import { findFileForCaller, parseFileRef, readFileForCaller } from "@/lib/files/files";
-import { badRequest } from "@/lib/http/errors";
+import { badRequest } from "@/lib/contract/errors";
 import { parseSftJsonl } from "@/lib/training/sft/sft-jsonl";
 import type { SftExample } from "@/lib/training/sft/tokenize-sft-example";
 import type { JobInput } from "./load-job-task";

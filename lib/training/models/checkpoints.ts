@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
-import { toPage, unknownCursor, isUuid, type PageQuery } from "@/lib/http/pagination";
+import { toPage, unknownCursor, isUuid, type PageQuery } from "@/lib/contract/pagination";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import { refuseWhileTraining } from "@/lib/training/jobs/active-jobs";
 import { removeCheckpointFiles } from "@/lib/training/jobs/job-files";

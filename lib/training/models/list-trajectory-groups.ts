@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
-import { CURSOR_SELECT, pageByCreation } from "@/lib/http/pagination";
+import { CURSOR_SELECT, pageByCreation } from "@/lib/contract/pagination";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import type { LoggedTrajectoryGroupDto, TrajectoryGroupsQuery } from "@/lib/training/models/schemas";
 

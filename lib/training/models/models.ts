@@ -1,7 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { defaultTeamName, resolveProject } from "@/lib/auth/projects";
 import { getDb } from "@/lib/db/client";
-import { badRequest, conflict } from "@/lib/http/errors";
+import { badRequest, conflict } from "@/lib/contract/errors";
 import { baseModelCatalogue } from "@/lib/inference/base-models";
 import { removeCheckpointFiles } from "@/lib/training/jobs/job-files";
 import { refuseWhileTraining } from "@/lib/training/jobs/active-jobs";

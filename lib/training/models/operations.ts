@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { LARGE_BODY_LIMIT } from "@/lib/http/body";
-import { defineOperation } from "@/lib/http/operation";
+import { LARGE_BODY_LIMIT } from "@/lib/contract/body-limits";
+import { defineOperation } from "@/lib/contract/operation";
 import {
   checkpointPage,
   checkpointQuery,

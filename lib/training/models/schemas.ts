@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { nameSchema, projectRefSchema } from "@/lib/auth/names";
-import { pageQuerySchema, pageSchema } from "@/lib/http/pagination";
+import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
 import { historySchema, trajectoryGroupSchema } from "@/lib/training/trajectories/schemas";
 
-// Models, checkpoints and trajectory logs as ART's serverless client uses them (contract.md
-// "Models and checkpoints"; reference/art-contract.md §2).
+// Models, checkpoints and trajectory logs as ART's serverless client uses them (docs/contract.md
+// "Models and checkpoints").
 
 export const modelParams = z.object({ model_id: z.string().uuid() });
 

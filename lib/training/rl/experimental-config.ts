@@ -1,4 +1,4 @@
-// experimental_config of an RL job (rl-loss.md, art-contract.md §5): every field optional and
+// experimental_config of an RL job (docs/rl-loss.md, as ART sends it): every field optional and
 // nullable, null meaning "the default", unknown keys (newer clients' loss_fn, kl_penalty_*...)
 // ignored. resolveRlConfig turns it into the fully-defaulted settings the step uses.
 import { z } from "zod";

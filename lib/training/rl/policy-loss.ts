@@ -1,5 +1,5 @@
 // The RL step's loss over one micro-batch and its gradient ∂L/∂log π_θ per position, written out
-// by hand (rl-loss.md; the order of operations is ART's loss.py):
+// by hand (docs/rl-loss.md; the order of operations is ART's loss.py):
 //
 //   Δ_t = log π_θ(t) − log π_old(t)        π_old missing → sg(log π_θ): Δ = 0, but ∂Δ/∂log π_θ = 1
 //   ρ_t by importance_sampling_level       token e^Δ_t · sequence e^{μ_j} (μ_j = mean Δ over the

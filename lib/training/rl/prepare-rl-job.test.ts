@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AdamW } from "@/lib/engine/model/adamw";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
 import { byteTokenizer } from "../test-support/byte-tokenizer";
+import { chatFormatOf } from "../test-support/chat-format";
 import { parseTrajectoryGroups } from "../trajectories/parse-trajectory-groups";
 import { resolveRlConfig } from "./experimental-config";
 import { prepareRlJob } from "./prepare-rl-job";
@@ -17,7 +18,7 @@ const choice = (reply: string, logprobs = true) => ({
 });
 const trajectory = (reply: string, reward: number, logprobs = true) => ({ messages_and_choices: [prompt, choice(reply, logprobs)], reward });
 const prepare = (groups: object[], config = resolveRlConfig(null, defaults), maxRows = 8) =>
-  prepareRlJob({ groups: parseTrajectoryGroups(groups), tokenizer: tok, config, maxRows, contextLength: 64 });
+  prepareRlJob({ groups: parseTrajectoryGroups(groups), tokenizer: tok, format: chatFormatOf(tok), config, maxRows, contextLength: 64 });
 
 describe("prepareRlJob", () => {
   it("drops equal-reward groups and lone trajectories: nothing to train, stats still reported", () => {
@@ -59,7 +60,8 @@ describe("rlSteps", () => {
     expect(Object.keys(metrics).sort()).toEqual(["entropy", "grad_norm", "learning_rate", "loss", "mean_ratio", "num_groups_submitted", "num_groups_trainable",
       "num_trainable_tokens", "num_trajectories", "policy_loss", "reward", "reward_std_dev", "step"]);
     expect(Object.values(metrics).every(Number.isFinite)).toBe(true);
-    expect(metrics).toMatchObject({ step: 1, learning_rate: 1e-4, num_trajectories: 2, num_trainable_tokens: 3, mean_ratio: 1, reward: 0.5 });
+    // "12" and "3", each with the end of turn the template writes after a finished reply.
+    expect(metrics).toMatchObject({ step: 1, learning_rate: 1e-4, num_trajectories: 2, num_trainable_tokens: 5, mean_ratio: 1, reward: 0.5 });
   });
 
   it("precalculate_logprobs replaces the sampler's π_old by the current policy's", () => {

@@ -2,11 +2,13 @@
 // whose advantage is 0), tokenization, token weights and advantage_balance over the whole job,
 // then packing. Every trajectory is tokenized, kept or not, so bad data is reported the same way
 // whatever the rewards.
+import type { ChatFormat } from "@/lib/engine/tokenizer/chat-template";
 import { END_OF_TEXT } from "@/lib/engine/tokenizer/chatml";
 import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
 import { buildMicroBatches, type RlMicroBatch } from "../trajectories/micro-batches";
 import type { TrajectoryGroup } from "../trajectories/schemas";
-import { tokenizeTrajectory, type TokenizedHistory } from "../trajectories/tokenize-trajectory";
+import type { TrainingRow } from "../trajectories/tokenize-conversation";
+import { tokenizeTrajectory } from "../trajectories/tokenize-trajectory";
 import { computeGroupAdvantages, rewardStats } from "./compute-group-advantages";
 import type { RlConfig } from "./experimental-config";
 import { balanceAdvantages, tokenWeights } from "./token-weights";
@@ -32,23 +34,25 @@ export interface PreparedRlJob {
 export interface PrepareRlJobOptions {
   groups: readonly TrajectoryGroup[];
   tokenizer: Tokenizer;
+  /** How the model renders prompts, as serving it does (chatFormatFromGguf). */
+  format: ChatFormat;
   config: Pick<RlConfig, "scaleRewards" | "advantageBalance">;
-  /** Histories per micro-batch (a trajectory with more histories gets a micro-batch of its own). */
+  /** Rows per micro-batch (a trajectory with more rows gets a micro-batch of its own). */
   maxRows: number;
   /** The model's context length: the longest history it can train on. */
   contextLength: number;
 }
 
 export function prepareRlJob(o: PrepareRlJobOptions): PreparedRlJob {
-  const kept: { histories: TokenizedHistory[]; trainableTokens: number; advantage: number }[] = [];
+  const kept: { rows: TrainingRow[]; trainableTokens: number; advantage: number }[] = [];
   let trainableGroups = 0;
   o.groups.forEach((g, group) => {
     const advantages = computeGroupAdvantages(g.trajectories.map((t) => t.reward), o.config.scaleRewards);
     const before = kept.length;
     g.trajectories.forEach((t, trajectory) => {
-      const histories = tokenizeTrajectory(o.tokenizer, t, { group, trajectory }, o.contextLength).filter((h) => h.trainable.includes(1));
-      const trainableTokens = histories.reduce((n, h) => n + h.trainable.reduce((a, b) => a + b, 0), 0);
-      if (advantages[trajectory] !== 0 && trainableTokens > 0) kept.push({ histories, trainableTokens, advantage: advantages[trajectory] });
+      const rows = tokenizeTrajectory(o.format, o.tokenizer, t, { group, trajectory }, o.contextLength).filter((r) => r.trainable.includes(1));
+      const trainableTokens = rows.reduce((n, r) => n + r.trainable.reduce((a, b) => a + b, 0), 0);
+      if (advantages[trajectory] !== 0 && trainableTokens > 0) kept.push({ rows, trainableTokens, advantage: advantages[trajectory] });
     });
     if (kept.length > before) trainableGroups++;
   });
@@ -56,7 +60,7 @@ export function prepareRlJob(o: PrepareRlJobOptions): PreparedRlJob {
   const weights = tokenWeights(kept);
   const advantages = balanceAdvantages(kept, weights, o.config.advantageBalance);
   const padId = o.tokenizer.tokenId(END_OF_TEXT)!;
-  const batches = buildMicroBatches(kept.map((t, j) => ({ histories: t.histories, advantage: advantages[j], weight: weights[j] })), o.maxRows, padId);
+  const batches = buildMicroBatches(kept.map((t, j) => ({ rows: t.rows, advantage: advantages[j], weight: weights[j] })), o.maxRows, padId);
 
   const allRewards = o.groups.flatMap((g) => g.trajectories.map((t) => t.reward));
   const groupStds = o.groups.filter((g) => g.trajectories.length > 0).map((g) => rewardStats(g.trajectories.map((t) => t.reward)).std);

@@ -9,6 +9,7 @@ import { Prng } from "@/lib/engine/prng";
 import { encodeChat, type ChatMessage } from "@/lib/engine/tokenizer/chatml";
 import { sftSteps } from "../sft/sft-step";
 import { byteTokenizer } from "../test-support/byte-tokenizer";
+import { chatFormatOf } from "../test-support/chat-format";
 import { sampleChoices } from "../test-support/sample-choices";
 import { parseTrajectoryGroups } from "../trajectories/parse-trajectory-groups";
 import type { Choice } from "../trajectories/schemas";
@@ -26,7 +27,7 @@ describe("RL learning", () => {
   it("raises the mean reward of fresh samples on 'answer with an even number'", () => {
     const rng = new Prng(11);
     const model = new LlamaModel(config, { seed: 5 });
-    const digits = Array.from({ length: 256 }, () => encodeChat(tokenizer, [...prompt, { role: "assistant", content: String(rng.int(0, 9)) }]));
+    const digits = Array.from({ length: 256 }, () => [encodeChat(tokenizer, [...prompt, { role: "assistant", content: String(rng.int(0, 9)) }])]);
     for (const _ of sftSteps(model, new AdamW(model.params), tokenizer, digits, { batchSize: 16, learningRates: Array(16).fill(1e-2) }));
 
     const sample = (n: number) => sampleChoices(model, tokenizer, prompt, n, { maxTokens: 3, temperature: 1, rng });
@@ -38,7 +39,7 @@ describe("RL learning", () => {
       const groups = parseTrajectoryGroups(JSON.parse(JSON.stringify(Array.from({ length: 4 }, () => ({
         trajectories: sample(8).map((choice) => ({ messages_and_choices: [...prompt, choice], reward: reward(choice) })),
       })))));
-      const prepared = prepareRlJob({ groups, tokenizer, config: rl, maxRows: 32, contextLength: config.contextLength });
+      const prepared = prepareRlJob({ groups, tokenizer, format: chatFormatOf(tokenizer), config: rl, maxRows: 32, contextLength: config.contextLength });
       for (const _ of rlSteps(model, optimizer, prepared, rl));
     }
     const after = meanReward(sample(64));

@@ -1,7 +1,7 @@
-// `config` of an SFT job (contract.md "Training jobs"): batch_size (int or "auto"), learning_rate
+// `config` of an SFT job (docs/contract.md "Training jobs"): batch_size (int or "auto"), learning_rate
 // (one number, or one per batch: the client's own schedule) and assistant_turns; null = default.
 import { z } from "zod";
-import { invalid } from "@/lib/http/errors";
+import { invalid } from "@/lib/contract/errors";
 import type { ModelTrainingDefaults } from "../model-defaults";
 
 const DEFAULT_BATCH_SIZE = 2;

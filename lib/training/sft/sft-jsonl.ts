@@ -1,6 +1,6 @@
-// SFT training data as a JSONL file (contract.md): one `{messages, tools?}` object per line, the
+// SFT training data as a JSONL file (docs/contract.md): one `{messages, tools?}` object per line, the
 // last message from the assistant. Blank lines are skipped; a bad line is named by its number.
-import { badRequest } from "@/lib/http/errors";
+import { badRequest } from "@/lib/contract/errors";
 import { sftExampleSchema, type SftExample } from "./tokenize-sft-example";
 
 export const MAX_SFT_EXAMPLES = 100_000;

@@ -10,11 +10,13 @@ import { batchLoss } from "@/lib/engine/pretrain/train-step";
 import { Prng } from "@/lib/engine/prng";
 import { encodeChat, END_OF_TEXT, IM_END } from "@/lib/engine/tokenizer/chatml";
 import { byteTokenizer } from "../test-support/byte-tokenizer";
+import { chatFormatOf } from "../test-support/chat-format";
 import { planSft } from "./sft-config";
 import { sftSteps } from "./sft-step";
 import { sftExampleSchema, tokenizeSftExample } from "./tokenize-sft-example";
 
 const tokenizer = byteTokenizer();
+const format = chatFormatOf(tokenizer);
 const config: LlamaConfig = { vocabSize: tokenizer.vocabSize, dim: 32, nLayers: 2, nHeads: 2, nKvHeads: 1, ffnDim: 64, contextLength: 48, ropeBase: 10000, normEps: 1e-5 };
 const example = (n: number) => sftExampleSchema.parse({ messages: [{ role: "user", content: `Echo ${n}` }, { role: "assistant", content: `[${n}]` }] });
 
@@ -22,9 +24,9 @@ describe("SFT learning", () => {
   it("teaches a new reply format", () => {
     const rng = new Prng(3);
     const model = new LlamaModel(config, { seed: 2 });
-    const train = Array.from({ length: 480 }, () => tokenizeSftExample(tokenizer, example(rng.int(0, 49) * 2), "all", config.contextLength, 0));
+    const train = Array.from({ length: 480 }, () => tokenizeSftExample(format, example(rng.int(0, 49) * 2), "all", config.contextLength, 0));
     const heldoutNumbers = Array.from({ length: 16 }, (_, i) => 2 * i + 1); // odd: never trained on
-    const heldout = conversationRows(heldoutNumbers.map((n) => tokenizeSftExample(tokenizer, example(n), "all", config.contextLength, 0)), tokenizer.tokenId(END_OF_TEXT)!, "assistant");
+    const heldout = conversationRows(heldoutNumbers.flatMap((n) => tokenizeSftExample(format, example(n), "all", config.contextLength, 0)), tokenizer.tokenId(END_OF_TEXT)!, "assistant");
     const formatShare = () => {
       const prompts = heldoutNumbers.map((n) => encodeChat(tokenizer, [{ role: "user", content: `Echo ${n}` }], { addGenerationPrompt: true }).ids);
       const replies = greedyGenerate(model, prompts, { maxNewTokens: 8, stopId: tokenizer.tokenId(IM_END)!, padId: tokenizer.tokenId(END_OF_TEXT)! });

@@ -13,7 +13,9 @@ export interface SftStepOptions {
   model: LlamaModel;
   optimizer: AdamW;
   tokenizer: Tokenizer;
+  /** The rows of the batch's examples (an example is usually one row). */
   conversations: readonly EncodedChat[];
+  numExamples: number;
   learningRate: number;
   /** 1-based index of this step within the job. */
   step: number;
@@ -29,17 +31,18 @@ export function sftStep(o: SftStepOptions): GradientStepMetrics {
     loss,
     grad_norm: gradNorm,
     learning_rate: o.learningRate,
-    num_trajectories: o.conversations.length,
+    num_trajectories: o.numExamples,
     num_trainable_tokens: batch.weights.reduce((a, b) => a + b, 0),
   };
 }
 
-/** Every step of an SFT job in order: batch k is examples [k·b, (k+1)·b) at learningRates[k]. */
+/** Every step of an SFT job in order: batch k is examples [k·b, (k+1)·b) at learningRates[k], each
+ *  example its rows (tokenize-sft-example.ts). */
 export function* sftSteps(
-  model: LlamaModel, optimizer: AdamW, tokenizer: Tokenizer, examples: readonly EncodedChat[], plan: { batchSize: number; learningRates: readonly number[] },
+  model: LlamaModel, optimizer: AdamW, tokenizer: Tokenizer, examples: readonly (readonly EncodedChat[])[], plan: { batchSize: number; learningRates: readonly number[] },
 ): Generator<GradientStepMetrics> {
   for (const [k, learningRate] of plan.learningRates.entries()) {
-    const conversations = examples.slice(k * plan.batchSize, (k + 1) * plan.batchSize);
-    yield sftStep({ model, optimizer, tokenizer, conversations, learningRate, step: k + 1 });
+    const batch = examples.slice(k * plan.batchSize, (k + 1) * plan.batchSize);
+    yield sftStep({ model, optimizer, tokenizer, conversations: batch.flat(), numExamples: batch.length, learningRate, step: k + 1 });
   }
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { IM_END } from "@/lib/engine/tokenizer/chatml";
-import { ValidationError } from "@/lib/http/errors";
+import { ValidationError } from "@/lib/contract/errors";
 import { byteTokenizer } from "../test-support/byte-tokenizer";
+import { chatFormatOf } from "../test-support/chat-format";
 import { planSft, sftConfigSchema } from "./sft-config";
 import { sftExampleSchema, tokenizeSftExample } from "./tokenize-sft-example";
 
@@ -10,8 +11,10 @@ const defaults = { defaultRlLearningRate: 1e-4, defaultSftLearningRate: 2e-4 };
 const example = sftExampleSchema.parse({
   messages: [{ role: "user", content: "a" }, { role: "assistant", content: "b" }, { role: "user", content: "c" }, { role: "assistant", content: "d" }],
 });
+const format = chatFormatOf(tok);
 const trained = (turns: "all" | "last") => {
-  const { ids, assistantMask } = tokenizeSftExample(tok, example, turns, 64, 0);
+  const [{ ids, assistantMask }, ...more] = tokenizeSftExample(format, example, turns, 64, 0);
+  expect(more).toEqual([]);
   return tok.decode(ids.filter((_, i) => assistantMask[i]));
 };
 
@@ -19,6 +22,32 @@ describe("SFT examples", () => {
   it("trains every assistant turn with its <|im_end|>, or only the last", () => {
     expect(trained("all")).toBe(`b${IM_END}d${IM_END}`);
     expect(trained("last")).toBe(`d${IM_END}`);
+  });
+
+  it("renders tools, tool calls and tool results with the model's template, and ends after the last trained turn", () => {
+    const withTools = sftExampleSchema.parse({
+      messages: [
+        { role: "user", content: [{ type: "text", text: "add" }, { type: "text", text: "1" }] },
+        { role: "assistant", content: null, tool_calls: [{ id: "c", type: "function", function: { name: "add", arguments: '{"a":1}' } }] },
+        { role: "tool", tool_call_id: "c", content: "2" },
+        { finish_reason: "stop", message: { role: "assistant", content: "2" } },
+      ],
+      tools: [{ name: "add" }],
+    });
+    const [{ ids, assistantMask }] = tokenizeSftExample(format, withTools, "all", 256, 0);
+    expect(tok.decode(ids)).toBe(
+      '<|im_start|>system\n<tools>\n{"type": "function", "function": {"name": "add"}}\n</tools><|im_end|>\n<|im_start|>user\nadd\n1<|im_end|>\n' +
+        '<|im_start|>assistant\n<tool_call>\n{"name": "add", "arguments": {"a": 1}}\n</tool_call><|im_end|>\n' +
+        "<|im_start|>user\n<tool_response>\n2\n</tool_response><|im_end|>\n<|im_start|>assistant\n2<|im_end|>",
+    );
+    expect(tok.decode(ids.filter((_, i) => assistantMask[i]))).toBe('<tool_call>\n{"name": "add", "arguments": {"a": 1}}\n</tool_call><|im_end|>2<|im_end|>');
+  });
+
+  it("names the example, message and part it cannot render, and refuses one longer than the context", () => {
+    const image = sftExampleSchema.parse({ messages: [{ role: "user", content: [{ type: "image_url" }] }, { role: "assistant", content: "b" }] });
+    expect(() => tokenizeSftExample(format, image, "all", 64, 7)).toThrow(ValidationError);
+    expect(() => tokenizeSftExample(format, image, "all", 64, 7)).toThrow("training_data.7.messages.0.content.0: a content part of type 'image_url': this model takes text only");
+    expect(() => tokenizeSftExample(format, example, "all", 8, 0)).toThrow(/more than the model's context of 8/);
   });
 
   it("needs messages ending with the assistant", () => {

@@ -1,12 +1,14 @@
-// One SFT example ({messages, tools?}, a line of train.jsonl) → ChatML ids and the mask of the
-// tokens to learn: every assistant turn's content and closing <|im_end|> ("all"), or the last
-// turn's only ("last"). A Choice among the messages counts as its assistant message.
+// One SFT example ({messages, tools?}, a line of train.jsonl) → the rows of ids to train on and the
+// mask of the tokens to learn: every assistant turn ("all") or the last one ("last"), each after
+// exactly the prompt serving renders for the messages before it, and written as the model's chat
+// template writes that message, through its end of turn (tokenize-conversation.ts). A Choice among
+// the messages counts as its assistant message.
 import { z } from "zod";
-import { encodeChat, type ChatMessage, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
-import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
-import { invalid } from "@/lib/http/errors";
-import { assistantText, chatMessage, placeTools } from "../trajectories/chat-template";
+import { ChatTemplateError, type ChatFormat } from "@/lib/engine/tokenizer/chat-template";
+import type { EncodedChat } from "@/lib/engine/tokenizer/chatml";
+import { invalid } from "@/lib/contract/errors";
 import { isChoice, messageOrChoiceSchema, trajectoryToolSchema } from "../trajectories/schemas";
+import { tokenizeConversation } from "../trajectories/tokenize-conversation";
 import type { AssistantTurns } from "./sft-config";
 
 export const sftExampleSchema = z.looseObject({
@@ -18,19 +20,20 @@ export const sftExampleSchema = z.looseObject({
 });
 export type SftExample = z.infer<typeof sftExampleSchema>;
 
-/** `index` names the example (its line) in errors. */
-export function tokenizeSftExample(tokenizer: Tokenizer, example: SftExample, turns: AssistantTurns, maxTokens: number, index: number): EncodedChat {
-  const messages: ChatMessage[] = example.messages.map((m) =>
-    isChoice(m) ? { role: "assistant", content: assistantText(m.message.content, m.message.tool_calls) } : chatMessage(m));
-  const { prefix, skip } = placeTools(example.tools, messages[0]);
-  const conversation = [...prefix, ...messages.slice(skip)];
-  const encoded = encodeChat(tokenizer, conversation);
-  if (encoded.ids.length > maxTokens) {
-    throw invalid(["training_data", String(index)], `the conversation is ${encoded.ids.length} tokens long, more than the model's context of ${maxTokens}`);
+/** `index` names the example (its line) in errors. Usually one row; more when a later turn's
+ *  prompt does not extend the earlier ones' (tokenize-conversation.ts). */
+export function tokenizeSftExample(format: ChatFormat, example: SftExample, turns: AssistantTurns, maxTokens: number, index: number): EncodedChat[] {
+  const messages = example.messages.map((m) => (isChoice(m) ? { ...m.message, role: "assistant" } : m));
+  const trained = messages.flatMap((m, i) => (m.role === "assistant" && (turns === "all" || i === messages.length - 1) ? [{ index: i }] : []));
+  const where = (...path: string[]) => ["training_data", String(index), ...path];
+  try {
+    return tokenizeConversation(format, { messages, tools: example.tools }, trained).map(({ ids, trainable }) => {
+      if (ids.length > maxTokens) throw invalid(where(), `the conversation is ${ids.length} tokens long, more than the model's context of ${maxTokens}`);
+      return { ids, assistantMask: trainable };
+    });
+  } catch (error) {
+    if (!(error instanceof ChatTemplateError)) throw error;
+    const at = error.at ? ["messages", String(error.at.message), ...(error.at.part === undefined ? [] : ["content", String(error.at.part)])] : [];
+    throw invalid(where(...at), error.problem);
   }
-  if (turns === "last") {
-    // ChatML messages encode independently, so the last turn starts where the others end.
-    encoded.assistantMask.fill(0, 0, encodeChat(tokenizer, conversation.slice(0, -1)).ids.length);
-  }
-  return encoded;
 }

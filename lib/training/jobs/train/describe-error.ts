@@ -1,5 +1,5 @@
 import { ZodError } from "zod";
-import { AppError, ValidationError } from "@/lib/http/errors";
+import { AppError, ValidationError } from "@/lib/contract/errors";
 
 /** The training_failed message for an error thrown while training: the client's data problem as
  *  the HTTP layer would have worded it, or the engine's own message. */

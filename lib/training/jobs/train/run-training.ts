@@ -6,6 +6,7 @@ import { AdamW } from "@/lib/engine/model/adamw";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
 import { readLlamaGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
 import { str, u32, type GgufMetadata } from "@/lib/engine/gguf/values";
+import { chatFormatFromGguf } from "@/lib/engine/tokenizer/tokenizer-gguf";
 import type { ModelTrainingDefaults } from "@/lib/training/model-defaults";
 import { resolveRlConfig, experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
 import { prepareRlJob } from "@/lib/training/rl/prepare-rl-job";
@@ -50,6 +51,8 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
   const optimizer = new AdamW(model.params, { weightDecay: 0 });
   if (task.startOptimizer) loadOptimizerState(task.startOptimizer, optimizer);
   const { tokenizer } = start;
+  // Rendered as serving renders this file: the tokens trained are the tokens it was served.
+  const format = chatFormatFromGguf(start.metadata, tokenizer);
 
   const steps: GradientStepMetrics[] = [];
   const train = (numSequences: number, run: Iterable<GradientStepMetrics>) => {
@@ -64,7 +67,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
   if (task.kind === "rl") {
     const groups = parseTrajectoryGroups(task.data);
     const config = resolveRlConfig(experimentalConfigSchema.parse(task.config ?? {}), task.defaults);
-    const job = prepareRlJob({ groups, tokenizer, config, maxRows: RL_ROWS_PER_STEP, contextLength: start.config.contextLength });
+    const job = prepareRlJob({ groups, tokenizer, format, config, maxRows: RL_ROWS_PER_STEP, contextLength: start.config.contextLength });
     train(job.batches.length, rlSteps(model, optimizer, job, config));
     metrics = {
       "train/reward": job.stats.reward,
@@ -76,7 +79,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
   } else {
     const examples = z.array(sftExampleSchema).parse(task.data);
     const plan = planSft(sftConfigSchema.parse(task.config ?? {}), task.defaults, examples.length);
-    const encoded = examples.map((e, i) => tokenizeSftExample(tokenizer, e, plan.assistantTurns, start.config.contextLength, i));
+    const encoded = examples.map((e, i) => tokenizeSftExample(format, e, plan.assistantTurns, start.config.contextLength, i));
     train(plan.learningRates.length, sftSteps(model, optimizer, tokenizer, encoded, plan));
     metrics = { "train/num_examples": examples.length };
   }
@@ -88,6 +91,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
     config: start.config,
     weights: model.params.weights(),
     tokenizer,
+    chatTemplate: format.template,
     name: task.modelName,
     metadata: { ...carried, "anneal.training.step": u32(task.step), "anneal.training.kind": str(task.kind) },
   });

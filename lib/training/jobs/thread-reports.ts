@@ -1,0 +1,56 @@
+// What a training thread reports, turned into its job's writes: training_started, the gradient
+// steps, then the checkpoint or the failure. Steps reported while an earlier write is in flight
+// are written together, in one transaction: a fast job (ms per step) must not cost a transaction
+// per step on a shared database.
+import { completeJob } from "./complete-job";
+import type { LoadedJob } from "./load-job-task";
+import type { OwnedJob } from "./owned-job";
+import { appendOwnedEvents, type LeaseState } from "./queue";
+import type { ThreadMessage } from "./train/thread-messages";
+
+type StepEvent = { type: "gradient_step"; data: Record<string, number> };
+
+export class ThreadReports {
+  /** When the thread last reported anything (the heartbeat's stall check). */
+  lastHeard = Date.now();
+  private stepsDone = 0;
+  private pendingSteps: StepEvent[] = [];
+
+  constructor(
+    private readonly job: OwnedJob,
+    private readonly loaded: LoadedJob,
+    /** The claim this run is (a retry's steps carry it, so its curve tells the attempts apart). */
+    private readonly attempt: number,
+  ) {}
+
+  readonly onMessage = (message: ThreadMessage): void => {
+    this.lastHeard = Date.now();
+    const { job } = this;
+    switch (message.type) {
+      case "started":
+        job.write(() => this.loaded.started(job.workerId, message.numSequences));
+        break;
+      case "step":
+        this.pendingSteps.push({ type: "gradient_step", data: this.attempt > 1 ? { ...message.metrics, attempt: this.attempt } : message.metrics });
+        if (this.pendingSteps.length === 1) job.write(this.flushSteps);
+        break;
+      case "done":
+        job.write(this.flushSteps);
+        // stepsDone is read when the write runs, after the flush above has counted the last steps.
+        job.succeed(() => completeJob(this.loaded, job.workerId, message.metrics, this.stepsDone));
+        break;
+      case "error":
+        job.fail(message.message);
+    }
+  };
+
+  readonly onCrash = (error: Error): void => {
+    this.job.fail(`The training thread crashed: ${error.message}`);
+  };
+
+  private readonly flushSteps = async (): Promise<LeaseState> => {
+    const events = this.pendingSteps.splice(0);
+    if (events.length === 0) return { owned: true, cancelRequested: false };
+    return appendOwnedEvents(this.job.jobId, this.job.workerId, events, { stepsDone: (this.stepsDone += events.length) });
+  };
+}
