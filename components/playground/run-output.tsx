@@ -1,12 +1,13 @@
 "use client";
 
 import { Clock, Gauge, Hash, Square, Timer } from "lucide-react";
+import { CallReactions } from "@/components/calls/call-reactions";
 import { Alert } from "@/components/ui/alert";
 import { TokenLogprobs } from "@/components/playground/token-logprobs";
 import type { ChatRun } from "@/components/playground/use-chat-run";
 
 // One run's answer as it streams (plain text, or tokens tinted by logprob) and, once it has them,
-// its usage and latency.
+// its usage and latency; a finished answer gets thumbs up/down on its recorded call.
 
 export type OutputView = "text" | "tokens";
 
@@ -18,44 +19,47 @@ export function RunStats({ run }: { run: ChatRun }) {
   const genMs = totalMs !== undefined && ttftMs !== undefined ? totalMs - ttftMs : undefined;
   const rate = genMs !== undefined && genMs >= 50 && completion > 1 ? ((completion - 1) / genMs) * 1000 : undefined;
   return (
-    <dl data-testid="run-stats" className="flex flex-wrap items-center gap-x-3.5 gap-y-1 text-[11px] text-zinc-500 tabular-nums">
-      <div className="flex items-center gap-1" title="Time to first token">
-        <Timer className="size-3" aria-hidden />
-        <dt className="sr-only">Time to first token</dt>
-        <dd>TTFT {ttftMs !== undefined ? ms(ttftMs) : "—"}</dd>
-      </div>
-      <div className="flex items-center gap-1" title="Total time">
-        <Clock className="size-3" aria-hidden />
-        <dt className="sr-only">Total time</dt>
-        <dd>{totalMs !== undefined ? ms(totalMs) : "…"} total</dd>
-      </div>
-      <div className="flex items-center gap-1" title="Prompt + completion tokens">
-        <Hash className="size-3" aria-hidden />
-        <dt className="sr-only">Tokens</dt>
-        <dd data-testid="run-usage">
-          {usage ? `${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion tokens` : `${completion} tokens`}
-        </dd>
-      </div>
-      {rate !== undefined && (
-        <div className="flex items-center gap-1" title="Generation speed after the first token">
-          <Gauge className="size-3" aria-hidden />
-          <dt className="sr-only">Speed</dt>
-          <dd>{rate.toFixed(0)} tok/s</dd>
+    <div className="flex flex-wrap items-center gap-x-3 gap-y-1">
+      <dl data-testid="run-stats" className="flex flex-wrap items-center gap-x-3.5 gap-y-1 text-[11px] text-zinc-500 tabular-nums">
+        <div className="flex items-center gap-1" title="Time to first token">
+          <Timer className="size-3" aria-hidden />
+          <dt className="sr-only">Time to first token</dt>
+          <dd>TTFT {ttftMs !== undefined ? ms(ttftMs) : "—"}</dd>
         </div>
-      )}
-      {finishReason && (
-        <div className="flex items-center gap-1">
-          <dt className="text-zinc-400">finish</dt>
-          <dd className="font-mono text-zinc-600">{finishReason}</dd>
+        <div className="flex items-center gap-1" title="Total time">
+          <Clock className="size-3" aria-hidden />
+          <dt className="sr-only">Total time</dt>
+          <dd>{totalMs !== undefined ? ms(totalMs) : "…"} total</dd>
         </div>
-      )}
-      {run.status === "stopped" && (
-        <div className="flex items-center gap-1 text-amber-700">
-          <Square className="size-3" aria-hidden />
-          <dd>stopped</dd>
+        <div className="flex items-center gap-1" title="Prompt + completion tokens">
+          <Hash className="size-3" aria-hidden />
+          <dt className="sr-only">Tokens</dt>
+          <dd data-testid="run-usage">
+            {usage ? `${usage.prompt_tokens} prompt + ${usage.completion_tokens} completion tokens` : `${completion} tokens`}
+          </dd>
         </div>
-      )}
-    </dl>
+        {rate !== undefined && (
+          <div className="flex items-center gap-1" title="Generation speed after the first token">
+            <Gauge className="size-3" aria-hidden />
+            <dt className="sr-only">Speed</dt>
+            <dd>{rate.toFixed(0)} tok/s</dd>
+          </div>
+        )}
+        {finishReason && (
+          <div className="flex items-center gap-1">
+            <dt className="text-zinc-400">finish</dt>
+            <dd className="font-mono text-zinc-600">{finishReason}</dd>
+          </div>
+        )}
+        {run.status === "stopped" && (
+          <div className="flex items-center gap-1 text-amber-700">
+            <Square className="size-3" aria-hidden />
+            <dd>stopped</dd>
+          </div>
+        )}
+      </dl>
+      {run.status === "done" && run.callId && <CallReactions callId={run.callId} />}
+    </div>
   );
 }
 

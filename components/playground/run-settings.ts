@@ -18,7 +18,8 @@ export interface RunSettings {
   top_logprobs: string;
 }
 
-export type SettingsField = "model" | "temperature" | "top_p" | "top_k" | "max_tokens" | "seed" | "stop" | "json_schema" | "top_logprobs";
+const SETTINGS_FIELDS = ["model", "temperature", "top_p", "top_k", "max_tokens", "seed", "stop", "json_schema", "top_logprobs"] as const;
+export type SettingsField = (typeof SETTINGS_FIELDS)[number];
 export type SettingsErrors = Partial<Record<SettingsField, string>>;
 
 export const DEFAULT_SETTINGS: RunSettings = {
@@ -72,6 +73,16 @@ export function validateSettings(s: RunSettings): SettingsErrors {
         errors.json_schema = `Not valid JSON: ${(error as Error).message}`;
       }
     }
+  }
+  return errors;
+}
+
+/** The API's 422 messages by request field, on the form's fields (the schema's is response_format). */
+export function settingsErrorsFromApi(fieldErrors: Record<string, string> = {}): SettingsErrors {
+  const errors: SettingsErrors = {};
+  for (const [field, message] of Object.entries(fieldErrors)) {
+    const key = field === "response_format" ? "json_schema" : field;
+    if ((SETTINGS_FIELDS as readonly string[]).includes(key)) errors[key as SettingsField] = message;
   }
   return errors;
 }
