@@ -4,21 +4,11 @@ import { signIn } from "./session";
 
 // The console as a team uses it: the admin signs in, creates an API key and uses it from code,
 // revokes it; creates a team and an annotator, who signs in and sees only the annotation area.
-// Serial: later journeys build on the team created earlier, and the first-run screen shows only
-// until someone has signed in.
+// Serial: later journeys build on the team created earlier.
 test.describe.configure({ mode: "serial" });
 
 const TEAM = "labelers";
 const ANNOTATOR = "ann-e2e";
-
-test("a fresh instance's sign-in page tells the admin how to sign in", async ({ page }) => {
-  await page.goto("/");
-  await expect(page).toHaveURL(/\/login$/);
-  const notice = page.getByRole("region", { name: "Welcome to your new Anneal" });
-  await expect(notice).toContainText(E2E_ADMIN.username);
-  await expect(notice).toContainText(E2E_ADMIN.email);
-  await expect(notice).toContainText("ANNEAL_ADMIN_PASSWORD");
-});
 
 test("console pages redirect to sign-in and back; API routes answer JSON 401s", async ({ page, request }) => {
   await page.goto("/settings/api-keys");

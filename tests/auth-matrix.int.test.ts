@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ALL_OPERATIONS, PUBLIC_ROUTES } from "@/lib/api/operations";
 import { getDb } from "@/lib/db/client";
-import type { Operation } from "@/lib/http/operation";
+import type { Operation } from "@/lib/contract/operation";
 import { api, ROUTE_FILES, routeMethods } from "./http";
 import { createTestTeam, createTestUser, type TestUser } from "./factories";
 
@@ -27,6 +27,11 @@ interface World {
   /** A recorded call in `team` and one in `other`. */
   call: string;
   otherCall: string;
+  /** A feedback row written by `team`'s admin in `team/matrix`. */
+  feedback: string;
+  /** An annotation queue in `team/matrix` assigned to `team`'s annotator, with `call` as its item; the same in `other`. */
+  queue: { id: string; item: string };
+  otherQueue: { id: string; item: string };
 }
 
 interface Request {
@@ -177,12 +182,98 @@ const CASES: Record<string, (w: World) => Case> = {
   ...fileRouteCases("getFile", ""),
   ...fileRouteCases("getFileContent", "/content"),
   ...fileRouteCases("deleteFile", ""),
+  ...feedbackCases(),
+  ...annotationSpecCases(),
+  ...annotationQueueCases(),
   revokeApiKey: (w) => ({
     valid: { path: `/v1/api-keys/${w.otherKeyId}` },
     foreign: { path: `/v1/api-keys/${w.otherKeyId}` },
     forbidden: null,
   }),
 };
+
+/** Feedback routes name their project in the body; annotators may write, replacing or purging only their own rows. */
+function feedbackCases(): Record<string, (w: World) => Case> {
+  const note = (team: string, extra: Record<string, unknown> = {}) => ({
+    project_id: `${team}/matrix`, svc_ref: `svc:///${team}/matrix/call/${randomUUID()}`, feedback_type: "wandb.note.1", payload: { note: "n" }, ...extra,
+  });
+  const stats = (team: string) => ({ project_id: `${team}/matrix`, start: "2024-01-01T00:00:00Z" });
+  const byId = (team: string, id: string) => ({ project_id: `${team}/matrix`, query: { $expr: { $eq: [{ $getField: "id" }, { $literal: id }] } } });
+  return {
+    createFeedback: (w) => ({ valid: { path: "/feedback/create", body: note(w.team.name) }, foreign: { path: "/feedback/create", body: note(w.other.name) }, forbidden: null }),
+    replaceFeedback: (w) => ({
+      valid: { path: "/feedback/replace", body: note(w.team.name, { feedback_id: randomUUID() }) },
+      foreign: { path: "/feedback/replace", body: note(w.other.name, { feedback_id: randomUUID() }) },
+      forbidden: { as: "annotator", path: "/feedback/replace", body: note(w.team.name, { feedback_id: w.feedback }) },
+    }),
+    queryFeedback: (w) => ({ valid: { path: "/feedback/query", body: { project_id: `${w.team.name}/matrix` } }, foreign: { path: "/feedback/query", body: { project_id: `${w.other.name}/matrix` } }, forbidden: null }),
+    feedbackStats: (w) => ({ valid: { path: "/feedback/stats", body: stats(w.team.name) }, foreign: { path: "/feedback/stats", body: stats(w.other.name) }, forbidden: null }),
+    feedbackPayloadKeys: (w) => ({ valid: { path: "/feedback/stats/keys", body: stats(w.team.name) }, foreign: { path: "/feedback/stats/keys", body: stats(w.other.name) }, forbidden: null }),
+    purgeFeedback: (w) => ({
+      valid: { path: "/feedback/purge", body: byId(w.team.name, randomUUID()) },
+      foreign: { path: "/feedback/purge", body: byId(w.other.name, randomUUID()) },
+      forbidden: { as: "annotator", path: "/feedback/purge", body: byId(w.team.name, w.feedback) },
+    }),
+  };
+}
+
+/** A project's annotation specs: every role reads them; members and admins write them. */
+function annotationSpecCases(): Record<string, (w: World) => Case> {
+  const specs = (team: string, name = "") => `/v1/teams/${team}/projects/matrix/annotation-specs${name && `/${name}`}`;
+  const definition = { type: "boolean" };
+  return {
+    listAnnotationSpecs: (w) => ({ valid: { path: specs(w.team.name) }, foreign: { path: specs(w.other.name) }, forbidden: null }),
+    createAnnotationSpec: (w) => ({
+      valid: { path: specs(w.team.name), body: { name: "s", ...definition } },
+      foreign: { path: specs(w.other.name), body: { name: "s", ...definition } },
+      forbidden: { as: "annotator", path: specs(w.team.name), body: { name: "s", ...definition } },
+    }),
+    getAnnotationSpec: (w) => ({ valid: { path: specs(w.team.name, "s") }, foreign: { path: specs(w.other.name, "s") }, forbidden: null }),
+    updateAnnotationSpec: (w) => ({
+      valid: { path: specs(w.team.name, "s"), body: definition },
+      foreign: { path: specs(w.other.name, "s"), body: definition },
+      forbidden: { as: "annotator", path: specs(w.team.name, "s"), body: definition },
+    }),
+    deleteAnnotationSpec: (w) => ({
+      valid: { path: specs(w.team.name, "s") },
+      foreign: { path: specs(w.other.name, "s") },
+      forbidden: { as: "annotator", path: specs(w.team.name, "s") },
+    }),
+  };
+}
+
+/** Annotation queues: annotators reach the queues assigned to them (to annotate); changing a queue or its items takes a member or admin. */
+function annotationQueueCases(): Record<string, (w: World) => Case> {
+  const queue = (q: World["queue"], suffix = "") => `/annotation_queues/${q.id}${suffix}`;
+  const item = (q: World["queue"], suffix = "") => queue(q, `/items/${q.item}${suffix}`);
+  const onQueue = (path: (q: World["queue"]) => string, forbidden: boolean, body?: (w: World, q: World["queue"]) => unknown) => (w: World): Case => ({
+    valid: { path: path(w.queue), body: body?.(w, w.queue) },
+    foreign: { path: path(w.otherQueue), body: body?.(w, w.otherQueue) },
+    forbidden: forbidden ? { as: "annotator", path: path(w.queue), body: body?.(w, w.queue) } : null,
+  });
+  const create = (team: string) => ({ project: `${team}/matrix`, name: "q", specs: [{ name: "s" }] });
+  return {
+    listAnnotationQueues: (w) => ({ valid: { path: "/annotation_queues" }, foreign: { path: `/annotation_queues?project=${w.other.name}/matrix` }, forbidden: null }),
+    createAnnotationQueue: (w) => ({
+      valid: { path: "/annotation_queues", body: create(w.team.name) },
+      foreign: { path: "/annotation_queues", body: create(w.other.name) },
+      forbidden: { as: "annotator", path: "/annotation_queues", body: create(w.team.name) },
+    }),
+    getAnnotationQueue: onQueue((q) => queue(q), false),
+    updateAnnotationQueue: onQueue((q) => queue(q), true, () => ({ name: "renamed" })),
+    deleteAnnotationQueue: onQueue((q) => queue(q), true),
+    getAnnotationQueueStats: onQueue((q) => queue(q, "/stats"), false),
+    listAnnotationQueueItems: onQueue((q) => queue(q, "/items"), false),
+    addAnnotationQueueItems: onQueue((q) => queue(q, "/items"), true, (w) => ({ call_ids: [w.call] })),
+    getAnnotationQueueItem: onQueue((q) => item(q), false),
+    removeAnnotationQueueItem: onQueue((q) => item(q), true),
+    updateAnnotationQueueItemProgress: onQueue((q) => item(q, "/progress"), false, (w) => ({ project_id: `${w.team.name}/matrix`, annotation_state: "in_progress" })),
+    submitAnnotationQueueItem: onQueue((q) => item(q, "/submit"), false, () => ({ values: { s: true } })),
+    skipAnnotationQueueItem: onQueue((q) => item(q, "/skip"), false, () => ({})),
+    releaseAnnotationQueueItem: onQueue((q) => item(q, "/release"), false),
+    claimNextAnnotationQueueItem: onQueue((q) => queue(q, "/next"), false),
+  };
+}
 
 /** Submitting a job for a model: another team's model is 404; an annotator is 403. */
 function jobSubmission(path: string, w: World, body: Record<string, unknown>): Case {
@@ -244,17 +335,37 @@ beforeAll(async () => {
   const jobOf = async (modelId: string) =>
     (await getDb().trainingJob.create({ data: { modelId, kind: "sft", status: "cancelled", input: "{}" } })).id;
   const [model, otherModel] = [await modelIn(project), await modelIn(otherProject)];
+  const callIds = [await callIn(project), await callIn(otherProject)];
+  const queueIn = async (t: Team, projectId: string, callId: string) => {
+    const { id, items } = await getDb().annotationQueue.create({
+      data: {
+        projectId, name: "q", createdById: t.admin.principal.user.id,
+        annotators: { create: { userId: t.annotator.principal.user.id } },
+        items: { create: { callId, addedById: t.admin.principal.user.id } },
+      },
+      select: { id: true, items: { select: { id: true } } },
+    });
+    return { id, item: items[0].id };
+  };
   world = {
     team, other, admin, otherKeyId: otherKey.id, model, otherModel,
     file: await fileIn(team), otherFile: await fileIn(other),
     job: await jobOf(model), otherJob: await jobOf(otherModel),
-    call: await callIn(project), otherCall: await callIn(otherProject),
+    call: callIds[0], otherCall: callIds[1],
+    feedback: (await getDb().feedback.create({
+      data: { projectId: project, feedbackType: "wandb.note.1", payload: { note: "n" }, svcRef: `svc:///${team.name}/matrix/call/${randomUUID()}`, wbUserId: team.admin.principal.user.id },
+    })).id,
+    queue: await queueIn(team, project, callIds[0]),
+    otherQueue: await queueIn(other, otherProject, callIds[1]),
   };
 });
 
 function callerKey(as: "member" | "annotator" | "non-admin"): string {
   return as === "non-admin" ? world.team.admin.key : world.team[as].key;
 }
+
+/** An API key in the operation's own scheme (Basic routes take it as api:<key>). */
+const withKey = (op: Operation, key: string) => (op.auth === "basic" ? { basic: ["api", key] as [string, string] } : { bearer: key });
 
 describe("route registry", () => {
   it("every route file's methods are registered operations, and every operation has a route", async () => {
@@ -297,21 +408,22 @@ describe.each(protectedOps.map((op): [string, Operation] => [`${op.method} ${op.
     const bad =
       op.auth === "bearer"
         ? await api(op.method, path, { body, bearer: `${world.team.admin.key.slice(0, 12)}${"x".repeat(40)}` })
-        : await api(op.method, path, { body, basic: [world.team.admin.username, "wrong password"] });
+        : // a login of its own per route: wrong passwords for one account are throttled after 5 (429)
+          await api(op.method, path, { body, basic: [`nobody-${op.id}`, "wrong password"] });
     expect(bad.status).toBe(401);
   });
 
   it("404 for another team's resource", async () => {
     const foreign = theCase().foreign;
     if (!foreign) return; // the route addresses only the caller's own data
-    const response = await api(op.method, foreign.path, { body: foreign.body, headers: foreign.headers, bearer: world.team.admin.key });
+    const response = await api(op.method, foreign.path, { body: foreign.body, headers: foreign.headers, ...withKey(op, world.team.admin.key) });
     expect(response.status).toBe(404);
   });
 
   it("403 for a role without permission", async () => {
     const forbidden = theCase().forbidden;
     if (!forbidden) return;
-    const response = await api(op.method, forbidden.path, { body: forbidden.body, headers: forbidden.headers, bearer: callerKey(forbidden.as) });
+    const response = await api(op.method, forbidden.path, { body: forbidden.body, headers: forbidden.headers, ...withKey(op, callerKey(forbidden.as)) });
     expect(response.status).toBe(403);
     expect((await response.json()).detail).toEqual(expect.any(String));
   });

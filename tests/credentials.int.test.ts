@@ -24,6 +24,12 @@ async function sessionCookie(userId: string): Promise<string> {
 }
 
 describe("Basic credentials", () => {
+  it("a login or key with a NUL character is a 401, not a database error", async () => {
+    for (const [login, password] of [[`${user.username}\0`, user.password], ["api", `${user.key}\0`], ["nul\0@example.test", "x"]]) {
+      await expect(authenticate(basic(login, password), "basic")).rejects.toMatchObject({ status: 401 });
+    }
+  });
+
   it("accept username or email with the password, and api:<key>", async () => {
     for (const login of [user.username, user.email, user.email.toUpperCase()]) {
       const principal = await authenticate(basic(login, user.password), "basic");

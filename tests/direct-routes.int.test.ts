@@ -1,4 +1,5 @@
 import http from "node:http";
+import net from "node:net";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
@@ -64,5 +65,23 @@ describe("chat completions on npm start's direct path", () => {
     const id = await stream({ messages: [{ role: "user", content: "Hi" }], model: "test/tiny", max_tokens: 5, ignore_eos: true });
     await expect.poll(async () => (await recorded(id)).status, { timeout: 10_000 }).toBe("success");
     expect((await recorded(id)).completionTokens).toBe(5);
+  });
+
+  it("a Host header that is not a host is answered 422 at header.host, not left hanging", async () => {
+    // http.request refuses to send such a header, so the request is written by hand.
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = net.connect(port, "127.0.0.1", () =>
+        socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: a b\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`),
+      );
+      let received = "";
+      socket.setTimeout(5000, () => reject(new Error(`no answer within 5 s: ${received}`)));
+      socket.on("data", (chunk) => (received += chunk));
+      socket.on("end", () => resolve(received));
+      socket.on("error", reject);
+    });
+    expect(answer).toMatch(/^HTTP\/1\.1 422 /);
+    const body = JSON.parse(answer.slice(answer.indexOf("{"), answer.lastIndexOf("}") + 1)); // inside the chunked framing
+    expect(body.detail).toEqual([{ loc: ["header", "host"], msg: "The Host header is not a valid host[:port].", type: "value_error" }]);
+    expect(body.error.message).toContain("Host header");
   });
 });

@@ -28,7 +28,7 @@ describe("teams and members", () => {
     const signIn = await api("GET", `/v1/teams/${team.name}/projects`, { headers: { authorization: `Bearer x` } });
     expect(signIn.status).toBe(401);
     const { authenticatePassword } = await import("@/lib/auth/authenticate");
-    expect(await authenticatePassword(username, body.password!)).toMatchObject({ user: { username } });
+    expect(await authenticatePassword(username, body.password!, { address: null, via: "basic" })).toMatchObject({ user: { username } });
     // Annotators may not list members.
     const members = memberPage.parse((await json(api("GET", `/v1/teams/${team.name}/members`, { bearer: team.admin.key }))).body);
     expect(members.data.map((m) => m.role).sort()).toEqual(["admin", "annotator", "annotator", "member"]);
