@@ -6,7 +6,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { resetPassword, createUser, findUserByLogin } from "@/lib/auth/users";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate, pendingMigrations } from "@/lib/db/migrate";
-import { AppError } from "@/lib/http/errors";
+import { AppError } from "@/lib/contract/errors";
 
 const USAGE = `usage: npm run anneal -- <command> [options]
 

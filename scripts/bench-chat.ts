@@ -205,7 +205,7 @@ async function measurePerRequest(client: ChildProcess, job: Omit<ClientJob, "con
 
 async function main() {
   if (!fs.existsSync(SHIPPED_MODEL.gguf)) throw new Error(`bench:chat needs ${SHIPPED_MODEL.gguf} (npm run pretrain)`);
-  if (!buildIsCurrent(root)) buildApp(root);
+  if (!buildIsCurrent(root)) await buildApp(root);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-bench-chat-"));
   process.env.ANNEAL_DATA_DIR = dataDir;
   process.env.ANNEAL_LOG_LEVEL = "warn";

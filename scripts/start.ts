@@ -1,5 +1,6 @@
-// npm start: build if needed, open the database, migrate, initialise, and serve the API and the
-// console from this one process (it owns the embedded database).
+// npm start: check the installation, build if needed, open the database, migrate, initialise, and
+// serve the API and the console from this one process (it owns the embedded database). Each phase
+// prints a line with the seconds since the start (the first start builds for minutes).
 import path from "node:path";
 import { bootstrapInstance } from "@/lib/auth/bootstrap";
 import { dataDir, getEnv } from "@/lib/config/env";
@@ -10,8 +11,10 @@ import { flushCalls } from "@/lib/inference/call-recorder";
 import { embeddedEngine } from "@/lib/inference/engine";
 import { runnerSettingsFromEnv, TrainingRunner } from "@/lib/training/jobs/runner";
 import { buildApp, buildIsCurrent } from "./lib/build";
+import { checkInstallation } from "./lib/install-check";
 import { serveNext } from "./lib/serve";
 import { describeStartup } from "./lib/startup-banner";
+import { StartupProgress } from "./lib/startup-progress";
 
 const root = path.resolve(import.meta.dirname, "..");
 process.chdir(root);
@@ -20,22 +23,35 @@ process.env.NEXT_TELEMETRY_DISABLED = "1";
 if (!process.env.NEXTAUTH_URL) process.env.AUTH_TRUST_HOST ??= "true";
 
 async function main() {
+  const progress = new StartupProgress();
+  progress.step("checking the installation");
+  for (const warning of checkInstallation(root)) console.warn(`anneal: warning: ${warning}`);
   const env = getEnv();
   ensureDataDirs();
-  const db = getDatabase(); // first, so a second instance is refused before a long build
-  if (!buildIsCurrent(root)) buildApp(root);
+  progress.step("opening the database");
+  const db = getDatabase(); // before the build, so a second instance is refused before a long build
+  if (buildIsCurrent(root)) progress.step("the build is current");
+  else await buildApp(root, progress);
 
+  progress.step("migrating the database");
   const applied = await migrate(db.sql);
-  if (applied.length) console.log(`anneal: applied migrations: ${applied.join(", ")}`);
+  if (applied.length) progress.step(`applied migrations: ${applied.join(", ")}`);
+  progress.step("initialising the instance");
   const report = await bootstrapInstance(env);
 
+  progress.step("starting the web server");
   const server = await serveNext({ root, host: env.HOST, port: env.PORT });
-  // The engine thread starts now, not on the first chat completion (it loads in ~1 s); a failure
-  // shows in /v1/system-check and in that completion's error.
-  embeddedEngine().probe().catch(() => undefined);
+  // The engine thread starts now, not on the first chat completion (~1 s); a failure does not stop
+  // the start: it shows in /v1/system-check and in that completion's error.
+  progress.step("starting the inference engine");
+  await embeddedEngine()
+    .probe()
+    .catch((error: Error) => console.warn(`anneal: warning: the inference engine did not start: ${error.message}`));
   // Training runs here too (on worker threads); ANNEAL_TRAINING_CONCURRENCY=0 leaves it to workers.
   const runner = env.ANNEAL_TRAINING_CONCURRENCY > 0 ? new TrainingRunner(runnerSettingsFromEnv("embedded")) : null;
+  if (runner) progress.step("starting the training runner");
   await runner?.start();
+  progress.step("listening");
   console.log(describeStartup({ env, database: db.kind === "pglite" ? `embedded PGlite in ${dataDir(env)}/db` : "PostgreSQL (DATABASE_URL)", report }));
 
   let stopping = false;

@@ -5,7 +5,8 @@ import { useEffect, useRef, useState } from "react";
 import type { z } from "zod";
 import { inferenceKeys } from "@/components/inference/queries";
 import { modelKeys } from "@/components/models/queries";
-import type { callPage, callSchema, listCallsQuery } from "@/lib/calls/schemas";
+import type { CallListItem, listCallsQuery } from "@/lib/calls/schemas";
+import type { Page } from "@/lib/contract/pagination";
 import type { fileSchema } from "@/lib/files/schemas";
 import type { eventPage, EventDto, JobDto, JobStatus, jobPage } from "@/lib/training/jobs/schemas";
 import { apiFetch } from "@/lib/client/api-fetch";
@@ -16,7 +17,8 @@ import { apiFetch } from "@/lib/client/api-fetch";
 export type Job = JobDto;
 export type JobEvent = EventDto;
 export type { JobStatus };
-export type RecordedCall = z.infer<typeof callSchema>;
+/** A listed call with its conversation (the picker asks for `include_messages`). */
+export type RecordedCall = CallListItem & Required<Pick<CallListItem, "messages" | "output">>;
 /** The bodies the launch forms send (the server validates them: createSftJobBody, createRlJobBody). */
 export interface SftJobInput {
   model_id: string;
@@ -173,16 +175,16 @@ export function useLaunchRl() {
   });
 }
 
-/** Recorded calls, newest first, with "load more". */
+/** Recorded calls with their conversations, newest first, with "load more". */
 export function useCalls(filter: CallFilter, options: { enabled?: boolean } = {}) {
   return useInfiniteQuery({
     queryKey: jobKeys.calls(filter),
     queryFn: ({ pageParam, signal }) => {
-      const query = new URLSearchParams({ limit: String(PAGE_SIZE), status: "success" });
+      const query = new URLSearchParams({ limit: String(PAGE_SIZE), status: "success", include_messages: "true" });
       if (filter.project) query.set("project", filter.project);
       if (filter.model) query.set("model", filter.model);
       if (pageParam) query.set("after", pageParam);
-      return apiFetch<z.infer<typeof callPage>>(`/v1/calls?${query}`, { signal });
+      return apiFetch<Page<RecordedCall>>(`/v1/calls?${query}`, { signal });
     },
     initialPageParam: "",
     getNextPageParam: (page) => (page.has_more ? page.last_id : undefined),

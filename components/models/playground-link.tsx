@@ -2,7 +2,7 @@ import { MessageSquare } from "lucide-react";
 import Link from "next/link";
 import { Button } from "@/components/ui/button";
 
-// A trained model's inference name (contract.md "Inference names") and the playground with it
+// A trained model's inference name (docs/contract.md "Inference names") and the playground with it
 // chosen: no step = its newest checkpoint (the base model before any), `:stepN` one checkpoint.
 
 export function inferenceName(model: { entity: string; project: string; name: string }, step?: number): string {

@@ -1,7 +1,7 @@
-import { BarChart3, Boxes, FlaskConical, Inbox, ListChecks, PenLine, type LucideIcon } from "lucide-react";
+import { BarChart3, Boxes, FlaskConical, Inbox, ListChecks, PenLine, ScrollText, type LucideIcon } from "lucide-react";
 import type { Role } from "@/components/identity/queries";
 
-// The console's areas. Annotators see only the annotation area (contract.md: roles).
+// The console's areas. Annotators see only the annotation area (docs/contract.md: roles).
 
 export interface NavItem {
   href: string;
@@ -11,6 +11,7 @@ export interface NavItem {
 
 export const TEAM_NAV: NavItem[] = [
   { href: "/playground", label: "Playground", icon: FlaskConical },
+  { href: "/calls", label: "Calls", icon: ScrollText },
   { href: "/models", label: "Models", icon: Boxes },
   { href: "/jobs", label: "Jobs", icon: ListChecks },
   { href: "/stats", label: "Stats", icon: BarChart3 },

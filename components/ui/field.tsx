@@ -1,4 +1,4 @@
-import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes } from "react";
+import { useId, type InputHTMLAttributes, type ReactNode, type SelectHTMLAttributes, type TextareaHTMLAttributes } from "react";
 
 export const INPUT_CLASS =
   "block w-full rounded-md border border-zinc-300 bg-white px-3 py-2 text-sm text-zinc-900 shadow-sm placeholder:text-zinc-400 focus:border-brand-500 focus:outline-none focus:ring-2 focus:ring-brand-500/30 disabled:bg-zinc-50 disabled:text-zinc-500 aria-invalid:border-red-400 aria-invalid:focus:ring-red-500/20";
@@ -65,6 +65,22 @@ export function SelectField({ label, hint, error, className = "", children, ...p
       <select id={id} className={`${INPUT_CLASS} pr-8`} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...props}>
         {children}
       </select>
+    </FieldFrame>
+  );
+}
+
+export interface TextAreaFieldProps extends TextareaHTMLAttributes<HTMLTextAreaElement> {
+  label: string;
+  hint?: ReactNode;
+  error?: string;
+}
+
+/** A labelled multi-line text input. */
+export function TextAreaField({ label, hint, error, className = "", ...props }: TextAreaFieldProps) {
+  const id = useId();
+  return (
+    <FieldFrame id={id} label={label} hint={hint} error={error} className={className}>
+      <textarea id={id} className={INPUT_CLASS} aria-invalid={error ? true : undefined} aria-describedby={describedBy(id, hint, error)} {...props} />
     </FieldFrame>
   );
 }

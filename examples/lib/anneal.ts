@@ -1,5 +1,5 @@
 // A small typed client for Anneal's training API, used the way OpenPipe ART's serverless backend
-// uses it (docs/reference: shared/docs/reference/art-contract.md): chat completions through the
+// uses it (docs/contract.md): chat completions through the
 // official `openai` SDK, models, checkpoints, files and training jobs over plain HTTP.
 // Shared by examples/*.ts and scripts/bench-learn.ts.
 import OpenAI, { toFile } from "openai";

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { ALL_OPERATIONS } from "@/lib/api/operations";
-import { ERROR_STATUS } from "@/lib/http/errors";
-import type { Operation } from "@/lib/http/operation";
+import { ERROR_STATUS } from "@/lib/contract/errors";
+import type { Operation } from "@/lib/contract/operation";
 
 // The OpenAPI 3.1 document, built from the same zod schemas the route wrapper validates with.
 
@@ -53,11 +53,18 @@ function describe(op: Operation) {
     security: op.auth === "public" ? [] : [{ [op.auth === "bearer" ? "bearerAuth" : "basicAuth"]: [] }],
     parameters: [...parameters(op.params, "path"), ...parameters(op.query, "query")],
     requestBody: op.body
-      ? { required: true, content: { [op.bodyKind === "multipart" ? "multipart/form-data" : "application/json"]: { schema: jsonSchema(op.body, "input") } } }
+      ? { required: true, description: BODY_RULES, content: { [op.bodyKind === "multipart" ? "multipart/form-data" : "application/json"]: { schema: jsonSchema(op.body, "input") } } }
       : undefined,
     responses,
   };
 }
+
+// How every body is read (docs/contract.md), said on each body and in the document's description.
+const BODY_RULES =
+  "Unknown fields are accepted and ignored: never an error, never acted on (clients send extra keys); they are " +
+  "dropped, except inside logged trajectories and experimental_config, which keep them as sent. " +
+  "A field sent as null takes its default. Strings must be valid Unicode without NUL (U+0000); arrays " +
+  "and objects nest at most 128 levels; the body must be UTF-8.";
 
 let cached: Record<string, unknown> | undefined;
 
@@ -67,7 +74,7 @@ export function openApiDocument(): Record<string, unknown> {
   for (const op of ALL_OPERATIONS) (paths[op.path] ??= {})[op.method.toLowerCase()] = describe(op);
   cached = {
     openapi: "3.1.0",
-    info: { title: "Anneal", version: "0.1.0", description: "Training and inference service: REST API." },
+    info: { title: "Anneal", version: "0.1.0", description: `Training and inference service: REST API. Request bodies: ${BODY_RULES}` },
     paths,
     components: {
       securitySchemes: {

@@ -1,11 +1,14 @@
 import * as identity from "@/lib/auth/operations";
 import * as calls from "@/lib/calls/operations";
+import * as feedback from "@/lib/feedback/operations";
+import * as feedbackStats from "@/lib/feedback/stats-operations";
 import * as files from "@/lib/files/operations";
 import * as health from "@/lib/health/operations";
 import * as inference from "@/lib/inference/operations";
+import * as queues from "@/lib/queues/operations";
 import * as jobs from "@/lib/training/jobs/operations";
 import * as models from "@/lib/training/models/operations";
-import type { Operation } from "@/lib/http/operation";
+import type { Operation } from "@/lib/contract/operation";
 
 // Every operation of the API, in one list: the OpenAPI document, the public-route list and the
 // auth-matrix test read it. A route file whose method is not listed here fails that test.
@@ -13,7 +16,7 @@ import type { Operation } from "@/lib/http/operation";
 const isOperation = (value: unknown): value is Operation =>
   typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
 
-export const ALL_OPERATIONS: Operation[] = [identity, health, inference, calls, models, jobs, files].flatMap((module) =>
+export const ALL_OPERATIONS: Operation[] = [identity, health, inference, calls, models, jobs, files, feedback, feedbackStats, queues].flatMap((module) =>
   Object.values(module).filter(isOperation),
 );
 

@@ -17,6 +17,9 @@ const envSchema = z.object({
   ANNEAL_INIT_API_KEY: z.string().min(20, "ANNEAL_INIT_API_KEY must have at least 20 characters").optional(),
   NEXTAUTH_SECRET: z.string().min(16).optional(),
   NEXTAUTH_URL: z.string().url().optional(),
+  /** Reverse proxies in front that append the client's address to X-Forwarded-For (0: none, the
+   *  header is the client's own word and ignored). Used to throttle password guesses per address. */
+  ANNEAL_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   ANNEAL_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   ANNEAL_MODELS_FILE: z.string().min(1).optional(),
   ANNEAL_DEFAULT_MODEL: z.string().min(1).optional(),
@@ -33,6 +36,8 @@ const envSchema = z.object({
   ANNEAL_JOB_STALL_MS: z.coerce.number().int().min(100).default(600_000),
   /** Jobs one process trains at once (each on its own thread). 0 in npm start: no embedded runner. */
   ANNEAL_TRAINING_CONCURRENCY: z.coerce.number().int().min(0).default(1),
+  /** How long an annotator's claim on a queue item lasts; an expired claim returns the item to the pool. */
+  ANNEAL_ANNOTATION_CLAIM_MS: z.coerce.number().int().min(100).default(600_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

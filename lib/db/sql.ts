@@ -13,6 +13,8 @@ export interface SqlSession {
 export interface SqlDatabase extends SqlSession {
   /** Runs fn on one connection (session-level locks and BEGIN/COMMIT hold across its calls). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  /** Runs fn in a transaction (committed when it returns, rolled back when it throws). */
+  transaction<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
 }
 
 export function pgliteSql(db: PGlite): SqlDatabase {
@@ -24,12 +26,23 @@ export function pgliteSql(db: PGlite): SqlDatabase {
       await db.exec(sql);
     },
   };
-  // PGlite has exactly one session; callers serialise on it.
-  return { ...session, withSession: (fn) => fn(session) };
+  // PGlite has exactly one session; callers serialise on it. Its own transaction() holds every
+  // other query back until the transaction ends, so none lands inside it.
+  return {
+    ...session,
+    withSession: (fn) => fn(session),
+    transaction: (fn) =>
+      db.transaction((tx) =>
+        fn({
+          query: async (sql, params) => (await tx.query(sql, params)).rows as never,
+          exec: async (sql) => void (await tx.exec(sql)),
+        }),
+      ),
+  };
 }
 
 export function pgPoolSql(pool: Pool): SqlDatabase {
-  return {
+  const database: SqlDatabase = {
     async query<Row>(sql: string, params?: unknown[]) {
       return (await pool.query(sql, params)).rows as Row[];
     },
@@ -51,5 +64,19 @@ export function pgPoolSql(pool: Pool): SqlDatabase {
         client.release();
       }
     },
+    transaction(fn) {
+      return database.withSession(async (session) => {
+        await session.exec("BEGIN");
+        try {
+          const result = await fn(session);
+          await session.exec("COMMIT");
+          return result;
+        } catch (error) {
+          await session.exec("ROLLBACK").catch(() => undefined);
+          throw error;
+        }
+      });
+    },
   };
+  return database;
 }

@@ -8,8 +8,8 @@ import { requireInReach, resolveTeamAccess, teamIdsAllowing } from "@/lib/auth/t
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import { uuid7 } from "@/lib/db/uuid7";
-import { AppError, notFound } from "@/lib/http/errors";
-import { CURSOR_SELECT, isUuid, pageByCreation } from "@/lib/http/pagination";
+import { AppError, notFound } from "@/lib/contract/errors";
+import { CURSOR_SELECT, isUuid, pageByCreation } from "@/lib/contract/pagination";
 import type { CreateFileBody, FileDto, ListFilesQuery } from "@/lib/files/schemas";
 
 // Uploaded files belong to a team; their bytes live at $ANNEAL_DATA_DIR/files/<id>, their

@@ -1,5 +1,5 @@
-import { LARGE_BODY_LIMIT } from "@/lib/http/body";
-import { defineOperation } from "@/lib/http/operation";
+import { LARGE_BODY_LIMIT } from "@/lib/contract/body-limits";
+import { defineOperation } from "@/lib/contract/operation";
 import { createFileBody, deletedFileSchema, fileParams, filePage, fileSchema, listFilesQuery } from "@/lib/files/schemas";
 
 // Files as OpenAI's SDKs use them: multipart upload, list, get, raw content, delete.

@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { nameSchema } from "@/lib/auth/names";
-import { pageQuerySchema, pageSchema } from "@/lib/http/pagination";
+import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
 
 // Uploaded files (datasets for SFT jobs), shaped like OpenAI's Files API so its SDKs work
-// unchanged (contract.md "Training jobs": Files).
+// unchanged (docs/contract.md "Training jobs": Files).
 
 export const fileParams = z.object({ file_id: z.string().uuid() });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { defineOperation } from "@/lib/http/operation";
+import { defineOperation } from "@/lib/contract/operation";
 
 const check = z.object({
   success: z.boolean(),
