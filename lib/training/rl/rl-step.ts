@@ -4,6 +4,7 @@
 import type { AdamW } from "@/lib/engine/model/adamw";
 import { clipGradNorm } from "@/lib/engine/model/clip-grad-norm";
 import type { LlamaModel } from "@/lib/engine/model/llama-model";
+import type { ResumePoint } from "../resume-point";
 import type { RlMicroBatch } from "../trajectories/micro-batches";
 import type { RlConfig } from "./experimental-config";
 import { policyLoss } from "./policy-loss";
@@ -58,9 +59,10 @@ export function rlStep({ model, optimizer, batch, config, step, stats, maxGradNo
   };
 }
 
-/** Every step of a prepared job in order (precalculating π_old first when asked); the caller
- *  emits each step's metrics as it comes and may stop between steps. */
-export function* rlSteps(model: LlamaModel, optimizer: AdamW, job: PreparedRlJob, config: RlConfig): Generator<GradientStepMetrics> {
+/** Every step of a prepared job in order (precalculating π_old first when asked), or those after
+ *  a resume point; the caller emits each step's metrics as it comes and may stop between steps. */
+export function* rlSteps(model: LlamaModel, optimizer: AdamW, job: PreparedRlJob, config: RlConfig, resume?: ResumePoint): Generator<GradientStepMetrics> {
   if (config.precalculateLogprobs) precalculateLogprobs(model, job.batches);
-  for (const [i, batch] of job.batches.entries()) yield rlStep({ model, optimizer, batch, config, step: i + 1, stats: job.stats });
+  resume?.restore();
+  for (let i = resume?.step ?? 0; i < job.batches.length; i++) yield rlStep({ model, optimizer, batch: job.batches[i], config, step: i + 1, stats: job.stats });
 }

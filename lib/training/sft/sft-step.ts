@@ -7,6 +7,7 @@ import { conversationRows } from "@/lib/engine/pretrain/packed-batch";
 import { trainStep } from "@/lib/engine/pretrain/train-step";
 import { END_OF_TEXT, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
 import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
+import type { ResumePoint } from "../resume-point";
 import type { GradientStepMetrics } from "../rl/rl-step";
 
 export interface SftStepOptions {
@@ -36,13 +37,15 @@ export function sftStep(o: SftStepOptions): GradientStepMetrics {
   };
 }
 
-/** Every step of an SFT job in order: batch k is examples [k·b, (k+1)·b) at learningRates[k], each
- *  example its rows (tokenize-sft-example.ts). */
+/** Every step of an SFT job in order, or those after a resume point: batch k is examples
+ *  [k·b, (k+1)·b) at learningRates[k], each example its rows (tokenize-sft-example.ts). */
 export function* sftSteps(
   model: LlamaModel, optimizer: AdamW, tokenizer: Tokenizer, examples: readonly (readonly EncodedChat[])[], plan: { batchSize: number; learningRates: readonly number[] },
+  resume?: ResumePoint,
 ): Generator<GradientStepMetrics> {
-  for (const [k, learningRate] of plan.learningRates.entries()) {
+  resume?.restore();
+  for (let k = resume?.step ?? 0; k < plan.learningRates.length; k++) {
     const batch = examples.slice(k * plan.batchSize, (k + 1) * plan.batchSize);
-    yield sftStep({ model, optimizer, tokenizer, conversations: batch.flat(), numExamples: batch.length, learningRate, step: k + 1 });
+    yield sftStep({ model, optimizer, tokenizer, conversations: batch.flat(), numExamples: batch.length, learningRate: plan.learningRates[k], step: k + 1 });
   }
 }

@@ -1,7 +1,8 @@
 // One training job's computation, away from the database: load the starting weights (the base
 // model or the newest checkpoint) and optimizer state, prepare the job's data, take its gradient
-// steps, and write the new checkpoint's GGUF and optimizer state. Runs on a worker thread
-// (train-thread.ts); the runner owns everything that touches the database.
+// steps (from a saved state's step when an attempt resumes, saving the state every so often), and
+// write the new checkpoint's GGUF and optimizer state. Runs on a worker thread (train-thread.ts);
+// the runner owns everything that touches the database.
 import { AdamW } from "@/lib/engine/model/adamw";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
 import { readLlamaGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
@@ -18,6 +19,8 @@ import { parseTrajectoryGroups } from "@/lib/training/trajectories/parse-traject
 import { z } from "zod";
 import type { JobKind } from "../schemas";
 import { loadOptimizerState, saveOptimizerState } from "./optimizer-state";
+import { resumePointFrom, StateSaver, type SavedState, type SaveSettings } from "./state-saver";
+import type { ResumePoint } from "@/lib/training/resume-point";
 
 export interface TrainingTask {
   kind: JobKind;
@@ -33,11 +36,17 @@ export interface TrainingTask {
   /** The checkpoint being written, for the GGUF's metadata. */
   modelName: string;
   step: number;
+  /** Where and how often this attempt saves its state; none: never. */
+  save?: SaveSettings | null;
+  /** A state an earlier attempt saved (absolute path): the job resumes from it if it fits. */
+  resume?: string | null;
 }
 
 export interface TrainingHooks {
-  started(numSequences: number): void;
+  /** fromStep: the gradient steps done already (a resumed state's), else 0. */
+  started(numSequences: number, fromStep: number): void;
   gradientStep(metrics: GradientStepMetrics): void;
+  saved?(state: SavedState): void;
 }
 
 /** Histories per RL micro-batch (one micro-batch = one gradient step). */
@@ -55,11 +64,16 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
   const format = chatFormatFromGguf(start.metadata, tokenizer);
 
   const steps: GradientStepMetrics[] = [];
-  const train = (numSequences: number, run: Iterable<GradientStepMetrics>) => {
-    hooks.started(numSequences);
-    for (const metrics of run) {
+  const train = (numSequences: number, run: (resume?: ResumePoint) => Iterable<GradientStepMetrics>) => {
+    const job = { startGguf: task.startGguf, numSequences };
+    const resume = resumePointFrom(task.resume, job, model, optimizer, steps);
+    const saver = new StateSaver(task.save, job, resume?.step ?? 0);
+    hooks.started(numSequences, resume?.step ?? 0);
+    for (const metrics of run(resume)) {
       steps.push(metrics);
       hooks.gradientStep(metrics);
+      const saved = saver.afterStep(model, optimizer, steps);
+      if (saved) hooks.saved?.(saved);
     }
   };
 
@@ -68,7 +82,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
     const groups = parseTrajectoryGroups(task.data);
     const config = resolveRlConfig(experimentalConfigSchema.parse(task.config ?? {}), task.defaults);
     const job = prepareRlJob({ groups, tokenizer, format, config, maxRows: RL_ROWS_PER_STEP, contextLength: start.config.contextLength });
-    train(job.batches.length, rlSteps(model, optimizer, job, config));
+    train(job.batches.length, (resume) => rlSteps(model, optimizer, job, config, resume));
     metrics = {
       "train/reward": job.stats.reward,
       "train/reward_std_dev": job.stats.rewardStdDev,
@@ -80,7 +94,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
     const examples = z.array(sftExampleSchema).parse(task.data);
     const plan = planSft(sftConfigSchema.parse(task.config ?? {}), task.defaults, examples.length);
     const encoded = examples.map((e, i) => tokenizeSftExample(format, e, plan.assistantTurns, start.config.contextLength, i));
-    train(plan.learningRates.length, sftSteps(model, optimizer, tokenizer, encoded, plan));
+    train(plan.learningRates.length, (resume) => sftSteps(model, optimizer, tokenizer, encoded, plan, resume));
     metrics = { "train/num_examples": examples.length };
   }
   Object.assign(metrics, meanOf(steps, ["loss", "entropy", "grad_norm", "num_trainable_tokens"]));

@@ -11,8 +11,9 @@ const post = (message: ThreadMessage) => parentPort!.postMessage(message);
 parentPort!.on("message", (task: TrainingTask) => {
   try {
     const metrics = runTraining(task, {
-      started: (numSequences) => post({ type: "started", numSequences }),
+      started: (numSequences, fromStep) => post({ type: "started", numSequences, fromStep }),
       gradientStep: (metrics) => post({ type: "step", metrics }),
+      saved: (state) => post({ type: "saved", state }),
     });
     post({ type: "done", metrics });
   } catch (error) {

@@ -1,0 +1,8 @@
+/** Where a job's step generator (rlSteps, sftSteps) starts when a retried attempt resumes: after
+ *  `step` gradient steps, with the saved state put in by restore() once the generator has done
+ *  what it does before its first step (RL's π_old precalculation must see the job's start
+ *  weights, as in the uninterrupted run). */
+export interface ResumePoint {
+  step: number;
+  restore(): void;
+}
