@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "TrainingJob" ADD COLUMN     "warnings" JSONB NOT NULL DEFAULT '[]',
+ADD COLUMN     "sampleReplies" JSONB NOT NULL DEFAULT '[]';
