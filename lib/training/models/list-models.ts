@@ -39,7 +39,7 @@ async function listingScope(principal: Principal, query: ListModelsQuery) {
 /** GET /v1/preview/models: a cursor page, newest first by default. */
 export async function listModels(principal: Principal, query: ListModelsQuery) {
   const { teamIds, project } = await listingScope(principal, query);
-  const scope = { project: { teamId: { in: teamIds }, ...(project ? { name: project } : {}) } };
+  const scope = { project: { teamId: { in: teamIds }, ...(project ? { name: project } : {}) }, ...(query.name ? { name: query.name } : {}) };
   const db = getDb();
   return pageByCreation({
     query,

@@ -8,6 +8,7 @@ import {
   deleteCheckpointsBody,
   deletedCheckpointsSchema,
   deletedModelSchema,
+  learningCurveSchema,
   listModelsQuery,
   logBody,
   loggedTrajectoryGroupPage,
@@ -74,4 +75,10 @@ export const getModelMetricsOp = defineOperation({
   id: "getModelMetrics", method: "GET", path: "/v1/preview/models/{model_id}/metrics", tag: "Models", auth: "bearer",
   summary: "Every step's metrics (checkpoint and logged ones merged), by step",
   params: modelParams, response: modelMetricsSchema,
+});
+
+export const getLearningCurveOp = defineOperation({
+  id: "getLearningCurve", method: "GET", path: "/v1/preview/models/{model_id}/learning-curve", tag: "Models", auth: "bearer",
+  summary: "The model's jobs, their gradient steps and its checkpoints on one axis (global gradient step), for charts across jobs",
+  params: modelParams, response: learningCurveSchema,
 });

@@ -39,6 +39,7 @@ export const listModelsQuery = pageQuerySchema.extend({
   order: z.enum(["asc", "desc"]).default("desc"),
   project: projectRefSchema.optional().describe("Only this project's models: `<team>/<project>`."),
   entity: nameSchema.optional().describe("Only this team's models."),
+  name: nameSchema.optional().describe("Only the model of this name (with `project`, at most one: how the console finds a model it knows by its inference name)."),
 });
 export type ListModelsQuery = z.infer<typeof listModelsQuery>;
 
@@ -97,3 +98,36 @@ export const logBody = z.object({
   split: z.string().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/, "letters, digits, . _ -"),
   trajectory_groups: z.array(trajectoryGroupSchema),
 });
+
+/** A model's training history on one axis, for charts across jobs and the checkpoint picker. */
+export const learningCurveSchema = z.object({
+  jobs: z
+    .array(
+      z.object({
+        id: z.string().uuid(),
+        kind: z.enum(["rl", "sft"]),
+        status: z.enum(["queued", "running", "succeeded"]),
+        checkpoint_step: z.number().int().nullable(),
+        first_global_step: z.number().int().describe("Its first gradient step on the model's axis (1-based)."),
+        last_global_step: z.number().int().describe("Its last so far; first_global_step − 1 while it has taken none."),
+        created_at: z.string(),
+      }),
+    )
+    .describe("The jobs that trained the weights, in queue order (failed and cancelled jobs changed nothing and are left out), then those still to finish."),
+  gradient_steps: z
+    .array(z.object({ global_step: z.number().int(), job_id: z.string().uuid(), metrics }))
+    .describe("Each job's gradient_step metrics at its steps' place on the axis (at most 500 evenly spaced steps per job, and every step with a metric most steps lack)."),
+  model_steps: z
+    .array(
+      z.object({
+        step: z.number().int(),
+        global_step: z.number().int().describe("Where the step sits on the axis: the end of the job that wrote it (0: the base model)."),
+        job_id: z.string().uuid().nullable(),
+        checkpoint_id: z.string().uuid().nullable().describe("Null: no checkpoint to serve (step 0 is the base model; or it was deleted)."),
+        created_at: z.string().nullable(),
+        metrics,
+      }),
+    )
+    .describe("Every step with a checkpoint or logged metrics, by step: the checkpoint's metrics overlaid by those logged at its step."),
+});
+export type LearningCurveDto = z.infer<typeof learningCurveSchema>;
