@@ -1,37 +1,69 @@
+import { getDatabase } from "@/lib/db/client";
+import { notifySql, type ChangeFeed } from "@/lib/db/change-feed";
+
 // A short-lived memo of successful credential and access lookups on the hot path: every chat
 // completion checks a key, a team and a project (three queries, ~12 ms of the event loop the
-// engine needs on embedded PGlite). Only successes are kept, for 10 s; any change to keys or
-// memberships in this process clears everything, so here a revocation or a role change applies at
-// once, and other processes (PostgreSQL deployments with several web processes) see it within 10 s.
+// engine needs on embedded PGlite). Only successes are kept, for 10 s. A change to keys or
+// memberships clears the memo of every process: in this one at once, in the others when the
+// change's notice arrives (PostgreSQL's LISTEN/NOTIFY through the database's change feed, within
+// milliseconds of the commit). While a process cannot hear notices (its listening connection is
+// lost), it remembers nothing and checks every request against the database; the 10 s expiry only
+// bounds what a notice that never left (a writer killed between commit and notify) can leave behind.
 
 const TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
+export const ACCESS_CHANGED_CHANNEL = "anneal_access_changed";
 
 type Entry = { value: unknown; expires: number };
-interface AccessCache {
-  entries: Map<string, Entry>;
+
+export class AccessMemo {
+  private readonly entries = new Map<string, Entry>();
   /** Bumped by every clear: a lookup that started before a clear may have read the old rows. */
-  generation: number;
-}
-const holder = globalThis as { __annealAccessCache?: AccessCache };
-const cache = (holder.__annealAccessCache ??= { entries: new Map(), generation: 0 });
+  private generation = 0;
 
-/** The value under key if it was loaded within the TTL, else load it (a rejection is not kept). */
-export async function memoAccess<T>(key: string, load: () => Promise<T>): Promise<T> {
-  const hit = cache.entries.get(key);
-  if (hit && hit.expires > Date.now()) return hit.value as T;
-  const generation = cache.generation;
-  const value = await load();
-  // Not kept when a change cleared the memo while this lookup ran: it may predate the change.
-  if (value !== null && value !== undefined && generation === cache.generation) {
-    if (cache.entries.size >= MAX_ENTRIES) cache.entries.clear();
-    cache.entries.set(key, { value, expires: Date.now() + TTL_MS });
+  /** `hearsChanges`: whether a change made elsewhere now would reach this process (else no memo). */
+  constructor(private readonly hearsChanges: () => boolean) {}
+
+  /** The value under key if it was loaded within the TTL, else load it (a rejection is not kept). */
+  async get<T>(key: string, load: () => Promise<T>): Promise<T> {
+    if (!this.hearsChanges()) return load();
+    const hit = this.entries.get(key);
+    if (hit && hit.expires > Date.now()) return hit.value as T;
+    const generation = this.generation;
+    const value = await load();
+    // Not kept when a change cleared the memo while this lookup ran: it may predate the change.
+    if (value !== null && value !== undefined && generation === this.generation) {
+      if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
+      this.entries.set(key, { value, expires: Date.now() + TTL_MS });
+    }
+    return value;
   }
-  return value;
+
+  forget(): void {
+    this.entries.clear();
+    this.generation++;
+  }
 }
 
-/** After any change to API keys, memberships or roles. */
+/** This process's memo, listening on its database's change feed from the first lookup. */
+const holder = globalThis as { __annealAccessMemo?: AccessMemo };
+let subscribedTo: ChangeFeed | undefined;
+const memo = (holder.__annealAccessMemo ??= new AccessMemo(() => {
+  const { changes } = getDatabase();
+  if (subscribedTo !== changes) {
+    subscribedTo = changes;
+    changes.subscribe(ACCESS_CHANGED_CHANNEL, { onChange: () => memo.forget(), onGap: () => memo.forget() });
+  }
+  return changes.live;
+}));
+
+export const memoAccess = <T>(key: string, load: () => Promise<T>): Promise<T> => memo.get(key, load);
+
+/** SQL to run in the transaction of any change to API keys, memberships or roles: every process
+ *  forgets what it remembered when the change commits. */
+export const ACCESS_CHANGED_SQL = notifySql(ACCESS_CHANGED_CHANNEL);
+
+/** After such a change committed: this process forgets at once (without waiting for the notice). */
 export function clearAccessCache(): void {
-  cache.entries.clear();
-  cache.generation++;
+  memo.forget();
 }

@@ -1,4 +1,4 @@
-import { clearAccessCache } from "@/lib/auth/access-cache";
+import { ACCESS_CHANGED_SQL, clearAccessCache } from "@/lib/auth/access-cache";
 import { getDb } from "@/lib/db/client";
 import { apiKeyPrefix, generateApiKey, hashApiKey } from "@/lib/auth/api-key-secret";
 import type { Principal } from "@/lib/auth/principal";
@@ -70,7 +70,10 @@ export async function revokeApiKey(principal: Principal, keyId: string) {
   const db = getDb();
   const key = await db.apiKey.findFirst({ where: { id: keyId, userId: principal.user.id }, select: { id: true } });
   if (!key) throw notFound(`API key '${keyId}' not found.`);
-  await db.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } });
+  await db.$transaction([
+    db.apiKey.updateMany({ where: { id: keyId, revokedAt: null }, data: { revokedAt: new Date() } }),
+    db.$executeRawUnsafe(ACCESS_CHANGED_SQL), // every web process forgets the key when this commits
+  ]);
   clearAccessCache();
   return toApiKeyDto(await db.apiKey.findUniqueOrThrow({ where: { id: keyId }, select: KEY_SELECT }));
 }

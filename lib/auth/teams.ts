@@ -1,4 +1,4 @@
-import { clearAccessCache } from "@/lib/auth/access-cache";
+import { ACCESS_CHANGED_SQL, clearAccessCache } from "@/lib/auth/access-cache";
 import { getDb } from "@/lib/db/client";
 import type { Role } from "@/lib/db/generated/enums";
 import type { Principal } from "@/lib/auth/principal";
@@ -127,6 +127,7 @@ async function changeMembership(
       if (admins <= 1) throw badRequest(`'${teamName}' needs at least one admin: make someone else admin first.`);
     }
     const where = { teamId_userId: { teamId: team.id, userId: membership.userId } };
+    await tx.$executeRawUnsafe(ACCESS_CHANGED_SQL); // sent when this commits: every web process forgets
     if (change === "remove") {
       await tx.membership.delete({ where });
       return { removed: true, username };
@@ -134,7 +135,7 @@ async function changeMembership(
     const updated = await tx.membership.update({ where, data: { role: change.role }, select: MEMBER_SELECT });
     return toMemberDto(updated);
   });
-  clearAccessCache(); // the member loses (or changes) access now, not in 10 s
+  clearAccessCache(); // here at once; elsewhere when the notice arrives
   return result;
 }
 

@@ -5,6 +5,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { dataDir, getEnv } from "@/lib/config/env";
+import { embeddedChangeFeed, PostgresChangeFeed, type ChangeFeed } from "@/lib/db/change-feed";
 import { PrismaClient } from "@/lib/db/generated/client";
 import { acquireDataDirLock } from "@/lib/db/lock";
 import { pgliteSql, pgPoolSql, type SqlDatabase } from "@/lib/db/sql";
@@ -18,6 +19,8 @@ export interface Database {
   kind: DatabaseKind;
   prisma: PrismaClient;
   sql: SqlDatabase;
+  /** Notices of changes from every process on this database (change-feed.ts). */
+  changes: ChangeFeed;
   close(): Promise<void>;
 }
 
@@ -31,11 +34,14 @@ const PGLITE_TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
 export function openPostgres(url: string): Database {
   const pool = new pg.Pool({ connectionString: url, max: 10 });
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const changes = new PostgresChangeFeed(url);
   return {
     kind: "postgres",
     prisma,
     sql: pgPoolSql(pool),
+    changes,
     async close() {
+      await changes.close();
       await prisma.$disconnect();
       await pool.end().catch(() => undefined);
     },
@@ -52,6 +58,7 @@ export function pgliteDatabase(db: PGlite, release: () => void = () => undefined
     kind: "pglite",
     prisma,
     sql: pgliteSql(db),
+    changes: embeddedChangeFeed(),
     async close() {
       await prisma.$disconnect();
       await db.close().catch(() => undefined);
