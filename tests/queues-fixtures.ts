@@ -13,8 +13,14 @@ type Method = "GET" | "POST" | "PATCH" | "DELETE";
 /** A request as `user`; the response's status and JSON body. */
 export const call = <T = any>(user: TestUser, method: Method, path: string, body?: unknown) => json<T>(api(method, path, { body, basic: ["api", user.key] }));
 
-/** A recorded chat completion in the project (a row, as the call recorder writes it). */
-export async function recordCall(projectId: string, answer = "4", options: { model?: string; startedAt?: Date } = {}): Promise<string> {
+/** A recorded chat completion in the project (a row, as the call recorder writes it): one choice
+ *  `answer`, or a choice per `answers` (a call made with n >= 2); `trained` as a trained model's checkpoint serves it. */
+export async function recordCall(
+  projectId: string,
+  answer = "4",
+  options: { model?: string; startedAt?: Date; answers?: string[]; trained?: { modelId: string; step: number } } = {},
+): Promise<string> {
+  const answers = options.answers ?? [answer];
   const row = await getDb().call.create({
     data: {
       projectId,
@@ -23,8 +29,10 @@ export async function recordCall(projectId: string, answer = "4", options: { mod
       requestId: randomUUID(),
       model: options.model ?? "anneal/tiny-chat",
       baseModel: "anneal/tiny-chat",
+      modelId: options.trained?.modelId,
+      checkpointStep: options.trained?.step,
       inputs: { messages: [{ role: "user", content: "What is 2+2?" }], temperature: 0.5, metadata: { task: "sum" } },
-      output: { choices: [{ index: 0, message: { role: "assistant", content: answer }, finish_reason: "stop" }] },
+      output: { choices: answers.map((content, index) => ({ index, message: { role: "assistant", content }, finish_reason: "stop" })) },
       status: "success",
       startedAt: options.startedAt ?? new Date(),
       endedAt: new Date(),

@@ -45,3 +45,12 @@ describe("exportRecords", () => {
     expect(csv.endsWith("\r\n")).toBe(true);
   });
 });
+
+describe("a preferred choice in the export", () => {
+  const records = exportRecords(QUEUE, [row("p1", "wandb.annotation.better", { value: { preferred: 1, over: 0 } })], new Map([["u1", "ann"]]));
+
+  it("stays an object in JSONL and is JSON (quoted) in CSV", () => {
+    expect(JSON.parse(toJsonl(records))).toMatchObject({ field: "better", value: { preferred: 1, over: 0 } });
+    expect(toCsv(records).split("\r\n")[1]).toBe(`${QUEUE},${CALL},ann,u1,better,"{""preferred"":1,""over"":0}",2026-01-01T00:00:00.000Z,p1,svc:///team/proj/object/score:abc`);
+  });
+});

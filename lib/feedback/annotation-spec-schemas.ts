@@ -6,7 +6,7 @@ import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
 // named resource with a type and the type's settings; `wandb.annotation.<name>` feedback carries
 // `{value}` valid for it and `annotation_ref` = the spec's `svc:///<team>/<project>/object/<name>:<digest>`.
 
-export const SPEC_TYPES = ["numeric", "boolean", "categorical", "text", "corrected_reply"] as const;
+export const SPEC_TYPES = ["numeric", "boolean", "categorical", "text", "corrected_reply", "preferred_choice"] as const;
 export type SpecType = (typeof SPEC_TYPES)[number];
 
 export const MAX_TEXT_LENGTH = 500_000;
@@ -42,7 +42,17 @@ const correctedReply = z.object({
   max_length: z.number().int().min(1).max(MAX_TEXT_LENGTH).default(32_768).describe("Longest reply allowed, in characters."),
 });
 
-const DEFINITIONS = [numeric, boolean, categorical, text, correctedReply] as const;
+// A pairwise preference between two answers of one call made with n >= 2: the value is
+// `{preferred, over}`, two different indexes into the call's `choices` (checked against the call).
+const preferredChoice = z.object({
+  type: z
+    .literal("preferred_choice")
+    .describe(
+      "For calls made with n >= 2: the value is {preferred, over}, two different 0-based indexes into the call's choices (preferred is the better answer). It is checked against the recorded call: an index beyond its choices is a 422, a call with fewer than two choices a 400, a call not recorded a 404.",
+    ),
+});
+
+const DEFINITIONS = [numeric, boolean, categorical, text, correctedReply, preferredChoice] as const;
 
 /** A spec's type and settings, as validated: what its digest covers (with the description). */
 export const specDefinitionSchema = z.discriminatedUnion("type", DEFINITIONS);
@@ -51,7 +61,9 @@ export type SpecDefinition = z.output<typeof specDefinitionSchema>;
 const description = z.string().max(4096).default("").describe("What annotators are asked to judge.");
 
 const withFields = <S extends Record<string, z.ZodType>>(fields: S) =>
-  z.discriminatedUnion("type", [numeric.extend(fields), boolean.extend(fields), categorical.extend(fields), text.extend(fields), correctedReply.extend(fields)]);
+  z.discriminatedUnion("type", [
+    numeric.extend(fields), boolean.extend(fields), categorical.extend(fields), text.extend(fields), correctedReply.extend(fields), preferredChoice.extend(fields),
+  ]);
 
 export const specParams = z.object({ team: nameSchema, project: nameSchema });
 export const specNameParams = specParams.extend({ name: nameSchema });

@@ -4,8 +4,9 @@ import { DEFAULT_BODY_LIMIT } from "@/lib/contract/body-limits";
 import type { AnnotationSpec } from "@/lib/db/generated/client";
 import { assertLiveQueue } from "@/lib/queues/live-queue";
 import { findLiveSpecVersion, storedDefinition } from "./annotation-specs";
-import { specValueProblem } from "./annotation-spec-values";
+import { specValueProblem, type Preference } from "./annotation-spec-values";
 import { checkedPayload, feedbackKind } from "./kinds";
+import { assertPreferenceFits, callChoiceCount } from "./preferred-choice";
 import { parseRef, RefError, type ParsedRef, type RefKind } from "./refs";
 import type { CreateFeedbackBody } from "./schemas";
 
@@ -63,6 +64,8 @@ export interface KnownToBeLive {
   queueId?: string;
   /** Live spec versions by their canonical ref. */
   specs?: ReadonlyMap<string, AnnotationSpec>;
+  /** The number of choices of the call the feedback is about (for a preferred choice). */
+  choiceCount?: number;
 }
 
 export async function validateFeedback(access: ProjectAccess, body: CreateFeedbackBody, known: KnownToBeLive = {}): Promise<FeedbackRow> {
@@ -98,6 +101,10 @@ export async function validateFeedback(access: ProjectAccess, body: CreateFeedba
     if (!spec) throw notFound(`Annotation spec ${annotationRef!.canonical} not found (or deleted) in project '${project}'.`);
     const problem = specValueProblem(storedDefinition(spec), payload.value);
     if (problem) throw invalid(["body", "payload", "value"], `${problem} (annotation spec '${spec.name}', ${spec.type})`);
+    if (spec.type === "preferred_choice") {
+      const choices = known.choiceCount ?? (await callChoiceCount(access.project.id, subject.name));
+      assertPreferenceFits(payload.value as Preference, choices, subject.name, ["body", "payload", "value"]);
+    }
   }
   if (body.queue_id && body.queue_id !== known.queueId) await assertLiveQueue(access.project.id, body.queue_id);
 

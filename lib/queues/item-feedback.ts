@@ -25,16 +25,18 @@ export function itemCallRef(access: QueueAccess, callId: string): string {
 export const noteBody = (note: string): ItemFeedbackBody => ({ feedback_type: NOTE_TYPE, payload: { note } });
 
 /** The rows to write, validated before any transaction begins (as /feedback/create validates), but for
- *  the queue (just resolved) and the spec versions it pins (`specs`, live ones), which are not looked up again. */
+ *  the queue (just resolved), the spec versions it pins (`specs`, live ones) and the call's number of
+ *  choices (`choiceCount`, when read), which are not looked up again. */
 export async function validateItemFeedback(
   principal: Principal,
   access: QueueAccess,
   ref: string,
   bodies: ItemFeedbackBody[],
   specs: AnnotationSpec[] = [],
+  choiceCount?: number,
 ): Promise<FeedbackRow[]> {
   const project = await resolveFeedbackProject(principal, access.project, { write: true });
-  const known = { queueId: access.queue.id, specs: new Map(specs.map((spec) => [objectRef(access.project, spec.name, spec.digest), spec])) };
+  const known = { queueId: access.queue.id, specs: new Map(specs.map((spec) => [objectRef(access.project, spec.name, spec.digest), spec])), choiceCount };
   const rows: FeedbackRow[] = [];
   for (const body of bodies) rows.push(await validateFeedback(project, { ...body, project_id: access.project, svc_ref: ref, queue_id: access.queue.id }, known));
   return rows;

@@ -9,7 +9,8 @@ import type { QueueStats } from "./queue-schemas";
 // GET /annotation_queues/{queue_id}/stats: the items by status, each person's work, and agreement.
 // Agreement is exact: of the items (in the queue, not removed) that two or more people annotated
 // with a spec, the share whose values are all equal (numbers compare as numbers, 4 = 4.0). It is
-// given for numeric, boolean and categorical specs; text and corrected replies are counted only.
+// given for numeric, boolean, categorical and preferred-choice specs (the same pair, {preferred,
+// over}, is agreement); text and corrected replies are counted only.
 
 const TEXT_TYPES = new Set(["text", "corrected_reply"]);
 

@@ -2,9 +2,10 @@ import type { Principal } from "@/lib/auth/principal";
 import { badRequest, invalid, ValidationError, type ValidationIssue } from "@/lib/contract/errors";
 import { getDatabase } from "@/lib/db/client";
 import type { AnnotationSpec } from "@/lib/db/generated/client";
-import { specValueProblem } from "@/lib/feedback/annotation-spec-values";
+import { specValueProblem, type Preference } from "@/lib/feedback/annotation-spec-values";
 import { storedDefinition } from "@/lib/feedback/annotation-specs";
 import { ANNOTATION_PREFIX } from "@/lib/feedback/kinds";
+import { callChoiceCount, preferenceIssues } from "@/lib/feedback/preferred-choice";
 import { objectRef } from "@/lib/feedback/refs";
 import { resolveQueue } from "./queue-access";
 import { itemCallRef, noteBody, validateItemFeedback, writeItemFeedback, type ItemFeedbackBody, type WrittenItemFeedback } from "./item-feedback";
@@ -24,8 +25,9 @@ interface QueueSpec {
   required: boolean;
 }
 
-/** Every value names a spec of the queue and satisfies its pinned version; every required spec has one. */
-function checkValues(project: string, specs: QueueSpec[], body: SubmitBody): ItemFeedbackBody[] {
+/** Every value names a spec of the queue and satisfies its pinned version (a preferred choice: the
+ *  call's choices too, `call`); every required spec has one. */
+function checkValues(project: string, specs: QueueSpec[], body: SubmitBody, call: { id: string; choices: number | null }): ItemFeedbackBody[] {
   const issues: ValidationIssue[] = [];
   for (const name of Object.keys(body.values)) {
     if (!specs.some(({ spec }) => spec.name === name)) issues.push({ loc: ["body", "values", name], msg: "not a spec of this queue", type: "value_error" });
@@ -39,6 +41,7 @@ function checkValues(project: string, specs: QueueSpec[], body: SubmitBody): Ite
     }
     const problem = specValueProblem(storedDefinition(spec), value);
     if (problem) issues.push({ loc: ["body", "values", spec.name], msg: `${problem} (annotation spec '${spec.name}', ${spec.type})`, type: "value_error" });
+    else if (spec.type === "preferred_choice") issues.push(...preferenceIssues(value as Preference, call.choices, call.id, ["body", "values", spec.name]));
     given.push({ feedback_type: `${ANNOTATION_PREFIX}${spec.name}`, annotation_ref: objectRef(project, spec.name, spec.digest), payload: { value } });
   }
   if (issues.length > 0) throw new ValidationError(issues);
@@ -64,9 +67,12 @@ export async function submitItem(
   const annotator = principal.user.id;
   const [specs, callId] = await Promise.all([queueSpecs(queueId), liveItemCallId(access, itemId)]);
   const ref = itemCallRef(access, callId);
-  const bodies = [...checkValues(access.project, specs, body), ...(body.note ? [noteBody(body.note)] : [])];
+  // The call's choices are read only for a preferred choice: the hot path stays as it is.
+  const prefers = specs.some(({ spec }) => spec.type === "preferred_choice" && body.values[spec.name] !== undefined);
+  const choices = prefers ? await callChoiceCount(access.queue.projectId, callId) : null;
+  const bodies = [...checkValues(access.project, specs, body, { id: callId, choices }), ...(body.note ? [noteBody(body.note)] : [])];
   const live = specs.filter(({ spec }) => !spec.deletedAt).map(({ spec }) => spec);
-  const rows = await validateItemFeedback(principal, access, ref, bodies, live);
+  const rows = await validateItemFeedback(principal, access, ref, bodies, live, choices ?? undefined);
   const feedback = await getDatabase().sql.transaction(async (tx) => {
     const item = await lockItem(tx, access, itemId, annotator);
     if (item.state === "skipped") throw badRequest("You skipped this item, which is final for an annotator: it takes no annotation from you.");

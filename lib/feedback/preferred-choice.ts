@@ -1,0 +1,45 @@
+import { badRequest, notFound, ValidationError, type ValidationIssue } from "@/lib/contract/errors";
+import { getDatabase } from "@/lib/db/client";
+import { flushCalls } from "@/lib/inference/call-recorder";
+import type { Preference } from "./annotation-spec-values";
+
+// A preferred choice (`{preferred, over}`) names two answers of one call, so it is checked against
+// the recorded call: the call must exist in the project (404), have at least two choices (400: a
+// preference needs two answers, whatever the value), and both indexes must be among them (422).
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** How many choices the project's recorded call has (0 for a failed call), or null when there is no such call. */
+export async function callChoiceCount(projectId: string, callId: string): Promise<number | null> {
+  // Weave's own call ids are not UUIDs; Anneal records only UUIDs, so those name no recorded call.
+  if (!UUID.test(callId)) return null;
+  const read = () =>
+    getDatabase().sql.query<{ choices: number }>(
+      `SELECT CASE WHEN jsonb_typeof(output->'choices') = 'array' THEN jsonb_array_length(output->'choices') ELSE 0 END AS choices
+       FROM "Call" WHERE id = $1::uuid AND "projectId" = $2::uuid`,
+      [callId, projectId],
+    );
+  let rows = await read();
+  // A call is written shortly after its answer; feedback sent at once may arrive first.
+  if (rows.length === 0) {
+    await flushCalls();
+    rows = await read();
+  }
+  return rows[0]?.choices ?? null;
+}
+
+/** What is wrong with a preference (already of the right shape) on a call with `choices` answers:
+ *  throws the 404 and the 400, returns the indexes beyond the call's choices (`loc`: where the value
+ *  sits in the request) for the caller to report with its other problems. */
+export function preferenceIssues(value: Preference, choices: number | null, callId: string, loc: string[]): ValidationIssue[] {
+  if (choices === null) throw notFound(`Call '${callId}' not found in the project: a preferred choice is checked against the call's choices.`);
+  if (choices < 2) throw badRequest(`Call '${callId}' has ${choices === 0 ? "no choices" : "one choice"}: a preferred choice needs a call made with n >= 2.`);
+  return (["preferred", "over"] as const)
+    .filter((key) => value[key] >= choices)
+    .map((key) => ({ loc: [...loc, key], msg: `choice ${value[key]} does not exist: the call has ${choices} choices (0 to ${choices - 1})`, type: "value_error" }));
+}
+
+export function assertPreferenceFits(value: Preference, choices: number | null, callId: string, loc: string[]): void {
+  const issues = preferenceIssues(value, choices, callId, loc);
+  if (issues.length > 0) throw new ValidationError(issues);
+}
