@@ -16,6 +16,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { createUser } from "@/lib/auth/users";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
+import { createScratchDatabase } from "@/lib/db/scratch-database";
 import { SHIPPED_MODEL } from "@/lib/inference/base-models";
 import { flushCalls } from "@/lib/inference/call-recorder";
 import { chatCompletionRequestSchema } from "@/lib/inference/chat-request";
@@ -209,7 +210,11 @@ async function main() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-bench-chat-"));
   process.env.ANNEAL_DATA_DIR = dataDir;
   process.env.ANNEAL_LOG_LEVEL = "warn";
-  delete process.env.DATABASE_URL;
+  // The embedded database in a fresh data directory; with BENCH_CHAT_DATABASE_URL, a fresh database
+  // on that PostgreSQL server (where calls are committed before each response ends).
+  const scratch = process.env.BENCH_CHAT_DATABASE_URL ? await createScratchDatabase(process.env.BENCH_CHAT_DATABASE_URL, "anneal_bench_chat") : undefined;
+  if (scratch) process.env.DATABASE_URL = scratch.url;
+  else delete process.env.DATABASE_URL;
   delete process.env.ANNEAL_MODELS_FILE;
   try {
     await migrate(getDatabase().sql);
@@ -225,6 +230,7 @@ async function main() {
     const context = promptTokens.length + room;
     const maxTokens = Math.min(128, room - 1);
     console.log(`model: ${SHIPPED_MODEL.name}, context ${context} tokens; prompt ${promptTokens.length} tokens + ${maxTokens} generated${maxTokens < 128 ? " (128 do not fit this model's context)" : ""}`);
+    console.log(`database: ${scratch ? "PostgreSQL" : "embedded PGlite"}`);
     console.log(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")} on ${os.cpus().length} CPUs`);
 
     const client = fork(path.join(root, "scripts/lib/bench-chat-client.ts"), [], { execArgv: ["--import", "tsx"] });
@@ -309,6 +315,7 @@ async function main() {
   } finally {
     await embeddedEngine().dispose();
     await closeDatabase();
+    await scratch?.drop();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
   process.exit(0);

@@ -3,14 +3,18 @@ import { getDatabase } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { log } from "@/lib/log";
 
-// Every completion is recorded as a Call, write-behind: the response never waits for the insert.
-// Rows are batched and flushed on a timer (and at shutdown, and before calls are read): one SQL
-// statement inserts the calls and adds them to the per-day usage rollups. It is plain SQL over one
-// JSON parameter, not Prisma: with the embedded database every query runs on the event loop that
-// streams tokens, and Prisma's query compilation cost more than the insert itself. A statement's
-// fixed cost there (parse, plan, commit: ~1 ms) is shared by a second's calls. Responses are
-// stored in the form of stored-output.ts (logprobs' bytes left out where they are their token's
-// UTF-8).
+// Every completion is recorded as a Call. One SQL statement inserts a batch of calls and adds them to
+// the per-day usage rollups; it is plain SQL over one JSON parameter, not Prisma (Prisma's query
+// compilation cost more than the insert itself). Responses are stored in the form of
+// stored-output.ts (logprobs' bytes left out where they are their token's UTF-8).
+//
+// On PostgreSQL a call is durable before its response ends: recordCall's promise settles once the
+// call is committed, and the route awaits it before the last byte (a web process killed right
+// after answering loses nothing). Calls that end while a write is in flight go together in the
+// next statement (group commit), so under load a statement still carries many calls.
+// On the embedded database calls are written behind, once a second: every query there runs on the
+// event loop that streams tokens, a statement's fixed cost (~1 ms) is shared by a second's calls,
+// and PGlite is only durable once closed anyway (a crash of that one process loses more than calls).
 
 const FLUSH_INTERVAL_MS = 1000;
 const MAX_BATCH = 200;
@@ -39,13 +43,24 @@ export interface CallRecord {
   latencyMs: number;
 }
 
+/** A call waiting to be written, and how its writer is told it was. */
+interface PendingCall {
+  row: CallRecord;
+  written: Promise<void>;
+  resolve: () => void;
+}
+
 const key = Symbol.for("anneal.callBuffer");
 interface CallBuffer {
-  rows: CallRecord[];
+  queued: PendingCall[];
+  /** The batch being written (one statement at a time). */
+  inFlight: PendingCall[];
+  writing: boolean;
   timer?: NodeJS.Timeout;
-  flushing?: Promise<void>;
+  /** flushCalls() callers waiting: queued calls are written as soon as the writer is free. */
+  flushWaiters: number;
 }
-const buffer: CallBuffer = ((globalThis as { [key]?: CallBuffer })[key] ??= { rows: [] });
+const buffer: CallBuffer = ((globalThis as { [key]?: CallBuffer })[key] ??= { queued: [], inFlight: [], writing: false, flushWaiters: 0 });
 
 /** JSON text as PostgreSQL's jsonb stores it: NUL cannot be stored in text, so it becomes U+FFFD. */
 const storableJson = (value: unknown): string => JSON.stringify(value ?? null).replace(/\\u0000/g, "\\ufffd");
@@ -55,10 +70,39 @@ export function toStorableJson(value: unknown): Prisma.InputJsonValue {
   return JSON.parse(storableJson(value)) as Prisma.InputJsonValue;
 }
 
-export function recordCall(row: CallRecord): void {
-  buffer.rows.push(row);
-  if (buffer.rows.length >= MAX_BATCH) void flushCalls();
-  else buffer.timer ??= setTimeout(() => void flushCalls(), FLUSH_INTERVAL_MS);
+/** Where a call must be committed before its response ends (see the header). */
+const durable = () => getDatabase().kind === "postgres";
+
+/**
+ * Records a call. The promise settles when the call is committed on PostgreSQL, at once on the
+ * embedded database (written behind); it never rejects (a refused row is logged and dropped).
+ */
+export function recordCall(row: CallRecord): Promise<void> {
+  let resolve!: () => void;
+  const written = new Promise<void>((r) => (resolve = r));
+  buffer.queued.push({ row, written, resolve });
+  if (durable() || buffer.queued.length >= MAX_BATCH) writeQueued();
+  else buffer.timer ??= setTimeout(() => {
+    buffer.timer = undefined;
+    writeQueued();
+  }, FLUSH_INTERVAL_MS);
+  return durable() ? written : Promise.resolve();
+}
+
+/** Writes the queued calls now, unless a write is in flight (its end writes what queued meanwhile). */
+function writeQueued(): void {
+  if (buffer.writing || buffer.queued.length === 0) return;
+  clearTimeout(buffer.timer);
+  buffer.timer = undefined;
+  const batch = (buffer.inFlight = buffer.queued.splice(0, MAX_BATCH));
+  buffer.writing = true;
+  void writeBatch(batch.map((p) => p.row)).finally(() => {
+    buffer.writing = false;
+    buffer.inFlight = [];
+    for (const p of batch) p.resolve();
+    // Written behind, calls that queued meanwhile wait for their timer unless someone waits on them.
+    if (durable() || buffer.flushWaiters > 0 || buffer.queued.length >= MAX_BATCH || buffer.timer === undefined) writeQueued();
+  });
 }
 
 const COLUMNS = `
@@ -103,13 +147,15 @@ async function writeBatch(rows: CallRecord[]): Promise<void> {
   }
 }
 
-/** Writes every buffered call and its usage (tests and shutdown await it). */
+/** Writes every call recorded so far and waits for them (readers of calls or usage, tests, shutdown). */
 export async function flushCalls(): Promise<void> {
-  clearTimeout(buffer.timer);
-  buffer.timer = undefined;
-  await buffer.flushing;
-  const rows = buffer.rows.splice(0);
-  if (rows.length === 0) return;
-  buffer.flushing = writeBatch(rows);
-  await buffer.flushing;
+  const waiting = [...buffer.inFlight, ...buffer.queued].map((p) => p.written);
+  if (waiting.length === 0) return;
+  buffer.flushWaiters++;
+  try {
+    writeQueued();
+    await Promise.all(waiting);
+  } finally {
+    buffer.flushWaiters--;
+  }
 }

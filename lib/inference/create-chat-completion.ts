@@ -12,7 +12,7 @@ import { completeOnUpstream } from "@/lib/inference/upstream-completion";
 
 // POST /v1/chat/completions: attribute the call to a project (Svc-Project, else the caller's
 // default), resolve the model, run it on the embedded engine or pass it to an upstream server,
-// and record the call (write-behind).
+// and record the call (committed before the response ends on PostgreSQL: call-recorder.ts).
 
 export interface ChatCompletionContext {
   principal: Principal;
@@ -33,7 +33,8 @@ export interface Completion {
   created: number;
   /** Response headers that let a client refer to the recorded call. */
   callHeaders: Record<string, string>;
-  record(outcome: { output?: unknown; promptTokens: number; completionTokens: number; status: CallStatus; error?: string }): void;
+  /** Records the call; the response ends only after the promise settles (call-recorder.ts). */
+  record(outcome: { output?: unknown; promptTokens: number; completionTokens: number; status: CallStatus; error?: string }): Promise<void>;
 }
 
 export async function createChatCompletion(ctx: ChatCompletionContext): Promise<ChatCompletion | Response> {

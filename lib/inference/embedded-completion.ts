@@ -57,10 +57,10 @@ export async function completeOnEmbeddedEngine(completion: Completion, resolved:
       ...(await collectChoices(run.events(), { header, echo: prepared.echo, request, promptTokens: prepared.promptTokens })),
       prompt_logprobs: prepared.promptLogprobs ?? null,
     };
-    completion.record({ output: body, promptTokens, completionTokens: body.usage.completion_tokens, status: signal.aborted ? "cancelled" : "success" });
+    await completion.record({ output: body, promptTokens, completionTokens: body.usage.completion_tokens, status: signal.aborted ? "cancelled" : "success" });
     return Response.json(body, { headers: completion.callHeaders });
   } catch (error) {
-    completion.record({ promptTokens, completionTokens: 0, status: "error", error: (error as Error).message });
+    await completion.record({ promptTokens, completionTokens: 0, status: "error", error: (error as Error).message });
     throw error;
   } finally {
     if (!streaming) release();

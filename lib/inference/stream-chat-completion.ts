@@ -19,7 +19,8 @@ interface StreamOptions {
   header: CompletionHeader;
   echo: string;
   headers: Record<string, string>;
-  record: (output: ChatCompletion, status: "success" | "error" | "cancelled", error?: string) => void;
+  /** Records the call; [DONE] is written after it settles, so an answered call is recorded. */
+  record: (output: ChatCompletion, status: "success" | "error" | "cancelled", error?: string) => Promise<void>;
   onDone: () => void;
 }
 
@@ -138,7 +139,7 @@ export function streamChatCompletion({ run, request, promptTokens: promptTokenId
       } finally {
         openStreams--;
         onDone();
-        record(completion.body(), status, failure);
+        await record(completion.body(), status, failure);
         if (!clientGone) {
           controller.enqueue(sse("[DONE]"), true);
           rawController.close();

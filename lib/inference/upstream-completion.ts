@@ -65,13 +65,13 @@ export async function completeOnUpstream(completion: Completion, resolved: Upstr
   const response = await send(completion, resolved);
   if (!response.ok) {
     const error = await upstreamError(response, resolved.servedName);
-    completion.record({ promptTokens: 0, completionTokens: 0, status: "error", error: error.message });
+    await completion.record({ promptTokens: 0, completionTokens: 0, status: "error", error: error.message });
     throw error;
   }
   if (!request.stream) {
     const body = (await response.json()) as { model?: string; usage?: Usage };
     body.model = resolved.servedName;
-    completion.record({ output: body, promptTokens: body.usage?.prompt_tokens ?? 0, completionTokens: body.usage?.completion_tokens ?? 0, status: "success" });
+    await completion.record({ output: body, promptTokens: body.usage?.prompt_tokens ?? 0, completionTokens: body.usage?.completion_tokens ?? 0, status: "success" });
     return Response.json(body, { headers: completion.callHeaders });
   }
   return new Response(relayStream(response.body!, completion, resolved.servedName), {
@@ -80,7 +80,7 @@ export async function completeOnUpstream(completion: Completion, resolved: Upstr
 }
 
 /** Relays SSE events, renaming the model, dropping the forced usage chunk when not asked for,
- *  and recording the call as the chunks merged into one chat.completion body. */
+ *  and recording the call as the chunks merged into one chat.completion body (before [DONE]). */
 function relayStream(upstream: ReadableStream<Uint8Array>, completion: Completion, servedName: string): ReadableStream<Uint8Array> {
   const clientWantsUsage = completion.ctx.request.stream_options?.include_usage ?? false;
   const decoder = new TextDecoder();
@@ -89,9 +89,14 @@ function relayStream(upstream: ReadableStream<Uint8Array>, completion: Completio
   let pending = "";
   let failed: string | undefined;
 
+  let sawDone = false;
   const relayEvent = (event: string): string | null => {
     const data = event.startsWith("data:") ? event.slice(5).trim() : "";
-    if (!data || data === "[DONE]") return event;
+    if (data === "[DONE]") {
+      sawDone = true; // written once the call is recorded
+      return null;
+    }
+    if (!data) return event;
     let chunk: StreamedChunk & { error?: { message?: string } };
     try {
       chunk = JSON.parse(data);
@@ -118,13 +123,14 @@ function relayStream(upstream: ReadableStream<Uint8Array>, completion: Completio
           if (last) controller.enqueue(encoder.encode(`${last}\n\n`));
         }
         const status = failed ? "error" : completion.ctx.signal.aborted ? "cancelled" : "success";
-        completion.record({
+        await completion.record({
           output: merged.body(servedName),
           promptTokens: merged.reportedUsage.prompt_tokens ?? 0,
           completionTokens: merged.reportedUsage.completion_tokens ?? 0,
           status,
           error: failed,
         });
+        if (sawDone) controller.enqueue(encoder.encode("data: [DONE]\n\n"));
         controller.close();
         return;
       }
