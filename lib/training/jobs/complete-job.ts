@@ -1,11 +1,14 @@
 import { getDb } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/client";
+import type { JobReport } from "./job-report";
 import type { LoadedJob } from "./load-job-task";
 import { insertEvent, lockOwnedJob } from "./queue";
 
 /** A job's successful end, in one transaction while this worker owns it: the model's step
  *  advances by one, the checkpoint row (its file already written) is created, the job succeeds,
- *  and training_ended comes last — a client that sees it finds the checkpoint. */
-export async function completeJob(job: LoadedJob, workerId: string, metrics: Record<string, number>, stepsDone: number): Promise<boolean> {
+ *  and training_ended comes last — a client that sees it finds the checkpoint. The report's
+ *  warnings and sample replies (SFT's guard rails) are stored on the job. */
+export async function completeJob(job: LoadedJob, workerId: string, metrics: Record<string, number>, stepsDone: number, report: JobReport | null = null): Promise<boolean> {
   return getDb().$transaction(async (tx) => {
     if (!(await lockOwnedJob(tx, job.jobId, workerId))) return false;
     const { currentStep: step } = await tx.model.update({
@@ -16,7 +19,10 @@ export async function completeJob(job: LoadedJob, workerId: string, metrics: Rec
     await tx.checkpoint.create({ data: { modelId: job.modelId, step, metrics, file: job.checkpointFile } });
     await tx.trainingJob.update({
       where: { id: job.jobId },
-      data: { status: "succeeded", checkpointStep: step, stepsDone, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null },
+      data: {
+        status: "succeeded", checkpointStep: step, stepsDone, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null,
+        ...(report && { warnings: report.warnings as Prisma.InputJsonValue, sampleReplies: report.samples as Prisma.InputJsonValue }),
+      },
     });
     await insertEvent(tx, job.jobId, "training_ended", { step });
     return true;

@@ -9,6 +9,7 @@ import { END_OF_TEXT, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
 import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
 import type { ResumePoint } from "../resume-point";
 import type { GradientStepMetrics } from "../rl/rl-step";
+import { shuffledIndices } from "./validation-split";
 
 export interface SftStepOptions {
   model: LlamaModel;
@@ -37,15 +38,22 @@ export function sftStep(o: SftStepOptions): GradientStepMetrics {
   };
 }
 
-/** Every step of an SFT job in order, or those after a resume point: batch k is examples
- *  [k·b, (k+1)·b) at learningRates[k], each example its rows (tokenize-sft-example.ts). */
+/** Every step of an SFT job in order, or those after a resume point: epoch e's step j is examples
+ *  [j·b, (j+1)·b) of epoch e's order (the data's own order in the first epoch, a seeded shuffle
+ *  in later ones: a fixed function of the step, so a resumed job takes the same batches) at
+ *  learningRates[k], each example its rows (tokenize-sft-example.ts). */
 export function* sftSteps(
-  model: LlamaModel, optimizer: AdamW, tokenizer: Tokenizer, examples: readonly (readonly EncodedChat[])[], plan: { batchSize: number; learningRates: readonly number[] },
+  model: LlamaModel, optimizer: AdamW, tokenizer: Tokenizer, examples: readonly (readonly EncodedChat[])[],
+  plan: { batchSize: number; learningRates: readonly number[]; stepsPerEpoch?: number },
   resume?: ResumePoint,
 ): Generator<GradientStepMetrics> {
   resume?.restore();
+  const perEpoch = plan.stepsPerEpoch ?? plan.learningRates.length;
+  let order: { epoch: number; indices: number[] } = { epoch: -1, indices: [] };
   for (let k = resume?.step ?? 0; k < plan.learningRates.length; k++) {
-    const batch = examples.slice(k * plan.batchSize, (k + 1) * plan.batchSize);
+    const [epoch, j] = [Math.floor(k / perEpoch), k % perEpoch];
+    if (order.epoch !== epoch) order = { epoch, indices: epoch === 0 ? [...examples.keys()] : shuffledIndices(examples.length, epoch) };
+    const batch = order.indices.slice(j * plan.batchSize, (j + 1) * plan.batchSize).map((i) => examples[i]);
     yield sftStep({ model, optimizer, tokenizer, conversations: batch.flat(), numExamples: batch.length, learningRate: plan.learningRates[k], step: k + 1 });
   }
 }

@@ -58,12 +58,20 @@ describe("SFT examples", () => {
 
 describe("planSft", () => {
   it("defaults batch 2, the model's SFT rate, all turns", () => {
-    expect(planSft(sftConfigSchema.parse({ batch_size: null, learning_rate: null }), defaults, 5)).toEqual({ batchSize: 2, learningRates: [2e-4, 2e-4, 2e-4], assistantTurns: "all" });
+    expect(planSft(sftConfigSchema.parse({ batch_size: null, learning_rate: null }), defaults, 5)).toMatchObject({ batchSize: 2, epochs: 1, learningRates: [2e-4, 2e-4, 2e-4], assistantTurns: "all", validationFraction: 0, checker: null });
     expect(planSft(null, defaults, 5)).toEqual(planSft({ batch_size: "auto" }, defaults, 5));
   });
 
   it("takes one learning rate per batch and refuses a list of the wrong length", () => {
     expect(planSft({ batch_size: 3, learning_rate: [1e-3, 5e-4] }, defaults, 5).learningRates).toEqual([1e-3, 5e-4]);
     expect(() => planSft({ batch_size: 3, learning_rate: [1e-3] }, defaults, 5)).toThrow(ValidationError);
+  });
+
+  it("takes every epoch's steps over the examples validation_fraction leaves to train on", () => {
+    const plan = planSft({ batch_size: 4, epochs: 3, validation_fraction: 0.2 }, defaults, 10);
+    expect(plan).toMatchObject({ numTrain: 8, stepsPerEpoch: 2, epochs: 3, validationFraction: 0.2, patience: 1 });
+    expect(plan.learningRates).toHaveLength(6);
+    expect(planSft({ batch_size: 4, epochs: 2, learning_rate: [1, 2, 3, 4, 5, 6] }, defaults, 10).learningRates).toHaveLength(6);
+    expect(() => planSft({ batch_size: 4, epochs: 2, learning_rate: [1, 2, 3] }, defaults, 10)).toThrow(/make 6, got 3/);
   });
 });

@@ -20,12 +20,14 @@ export const sftExampleSchema = z.looseObject({
 });
 export type SftExample = z.infer<typeof sftExampleSchema>;
 
-/** `index` names the example (its line) in errors. Usually one row; more when a later turn's
- *  prompt does not extend the earlier ones' (tokenize-conversation.ts). */
-export function tokenizeSftExample(format: ChatFormat, example: SftExample, turns: AssistantTurns, maxTokens: number, index: number): EncodedChat[] {
+/** `list` and `index` name the example (its line) in errors. Usually one row; more when a later
+ *  turn's prompt does not extend the earlier ones' (tokenize-conversation.ts). */
+export function tokenizeSftExample(
+  format: ChatFormat, example: SftExample, turns: AssistantTurns, maxTokens: number, index: number, list = "training_data",
+): EncodedChat[] {
   const messages = example.messages.map((m) => (isChoice(m) ? { ...m.message, role: "assistant" } : m));
   const trained = messages.flatMap((m, i) => (m.role === "assistant" && (turns === "all" || i === messages.length - 1) ? [{ index: i }] : []));
-  const where = (...path: string[]) => ["training_data", String(index), ...path];
+  const where = (...path: string[]) => [list, String(index), ...path];
   try {
     return tokenizeConversation(format, { messages, tools: example.tools }, trained).map(({ ids, trainable }) => {
       if (ids.length > maxTokens) throw invalid(where(), `the conversation is ${ids.length} tokens long, more than the model's context of ${maxTokens}`);

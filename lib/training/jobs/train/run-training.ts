@@ -12,11 +12,9 @@ import type { ModelTrainingDefaults } from "@/lib/training/model-defaults";
 import { resolveRlConfig, experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
 import { prepareRlJob } from "@/lib/training/rl/prepare-rl-job";
 import { rlSteps, type GradientStepMetrics } from "@/lib/training/rl/rl-step";
-import { planSft, sftConfigSchema } from "@/lib/training/sft/sft-config";
-import { sftSteps } from "@/lib/training/sft/sft-step";
-import { sftExampleSchema, tokenizeSftExample } from "@/lib/training/sft/tokenize-sft-example";
+import { SftJob } from "@/lib/training/sft/sft-job";
 import { parseTrajectoryGroups } from "@/lib/training/trajectories/parse-trajectory-groups";
-import { z } from "zod";
+import type { JobReport } from "../job-report";
 import type { JobKind } from "../schemas";
 import { loadOptimizerState, saveOptimizerState } from "./optimizer-state";
 import { resumePointFrom, StateSaver, type SavedState, type SaveSettings } from "./state-saver";
@@ -26,6 +24,8 @@ export interface TrainingTask {
   kind: JobKind;
   /** rl: the trajectory groups as submitted; sft: the examples ({messages, tools?}). */
   data: unknown;
+  /** sft: validation examples of their own (validation_data or its file), if any. */
+  validationData?: unknown;
   config: unknown;
   defaults: ModelTrainingDefaults;
   /** Weights to start from, and the optimizer state saved with them (absent for a base model). */
@@ -47,6 +47,8 @@ export interface TrainingHooks {
   started(numSequences: number, fromStep: number): void;
   gradientStep(metrics: GradientStepMetrics): void;
   saved?(state: SavedState): void;
+  /** SFT: the guard rails' warnings and sample replies, before the checkpoint is written. */
+  report?(report: JobReport): void;
 }
 
 /** Histories per RL micro-batch (one micro-batch = one gradient step). */
@@ -91,11 +93,11 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
       "train/num_trajectories": job.stats.numTrajectories,
     };
   } else {
-    const examples = z.array(sftExampleSchema).parse(task.data);
-    const plan = planSft(sftConfigSchema.parse(task.config ?? {}), task.defaults, examples.length);
-    const encoded = examples.map((e, i) => tokenizeSftExample(format, e, plan.assistantTurns, start.config.contextLength, i));
-    train(plan.learningRates.length, (resume) => sftSteps(model, optimizer, tokenizer, encoded, plan, resume));
-    metrics = { "train/num_examples": examples.length };
+    const sft = new SftJob({ model, tokenizer, format, data: task.data, validationData: task.validationData ?? null, config: task.config, defaults: task.defaults });
+    train(sft.numSteps, (resume) => sft.steps(optimizer, resume));
+    const end = sft.finish(steps);
+    metrics = end.metrics;
+    hooks.report?.(end.report);
   }
   Object.assign(metrics, meanOf(steps, ["loss", "entropy", "grad_norm", "num_trainable_tokens"]));
 

@@ -14,6 +14,7 @@ parentPort!.on("message", (task: TrainingTask) => {
       started: (numSequences, fromStep) => post({ type: "started", numSequences, fromStep }),
       gradientStep: (metrics) => post({ type: "step", metrics }),
       saved: (state) => post({ type: "saved", state }),
+      report: (report) => post({ type: "report", report }),
     });
     post({ type: "done", metrics });
   } catch (error) {

@@ -1,0 +1,69 @@
+// Guard rails of an SFT job: the signs that its checkpoint is worse than the weights it started
+// from, read at the end of the job. The job still succeeds (its checkpoint is written and servable);
+// these become its `warnings`, shown with a few replies before and after, so a person looks before
+// serving it. Compared with the start, not in absolute terms: a model that already loops on some
+// prompt is not flagged for it again.
+import { degenerationShares, type Degeneration, type SampledReply } from "./degeneration";
+
+export interface JobWarning {
+  code: string;
+  message: string;
+}
+
+export interface Measurement {
+  /** Validation loss (NaN without validation examples). */
+  loss: number;
+  /** Share of checked held-out replies that pass (NaN without a checker). */
+  accuracy: number;
+  /** Greedy replies to the held-out prompts (the same prompts before and after). */
+  replies: readonly SampledReply[];
+}
+
+/** A loss this many times the start's is "far worse". */
+const LOSS_FACTOR = 1.1;
+/** A drop in val/accuracy of this much or more (a share) is flagged. */
+const ACCURACY_DROP = 0.1;
+/** A degeneration is flagged when at least this share of replies shows it, this much more than before. */
+const DEGENERATE_SHARE = 0.25;
+const DEGENERATE_RISE = 0.25;
+
+const DEGENERATION_TEXT: Record<Degeneration, string> = {
+  repetition: "loop (most of the reply repeats one stretch of tokens)",
+  invalid_text: "are not valid text (broken UTF-8 or control characters)",
+  never_ends_turn: "never end the turn (no end-of-turn token within the reply limit)",
+};
+
+const f = (x: number) => x.toFixed(3);
+const pct = (x: number) => `${Math.round(x * 100)}%`;
+
+/** Mean of the first and of the last quarter of the steps' losses (1 to 5 steps each). */
+export function lossTrend(losses: readonly number[]): { first: number; last: number } | null {
+  const finite = losses.filter(Number.isFinite);
+  if (finite.length < 2) return null;
+  const k = Math.max(1, Math.min(5, Math.floor(finite.length / 4)));
+  const mean = (xs: readonly number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  return { first: mean(finite.slice(0, k)), last: mean(finite.slice(-k)) };
+}
+
+export function guardRailWarnings(before: Measurement, after: Measurement, trainLosses: readonly number[], heldOut: boolean): JobWarning[] {
+  const warnings: JobWarning[] = [];
+  if (Number.isFinite(before.loss) && !(after.loss <= before.loss * LOSS_FACTOR)) {
+    warnings.push({ code: "validation_loss_worse", message: `Validation loss ${f(after.loss)} is far worse than the starting weights' ${f(before.loss)}: the checkpoint fits held-out examples worse than before training.` });
+  }
+  const trend = lossTrend(trainLosses);
+  if (trend && !(trend.last <= trend.first * LOSS_FACTOR)) {
+    warnings.push({ code: "training_loss_rose", message: `Training loss rose from ${f(trend.first)} (first steps) to ${f(trend.last)} (last steps): the learning rate is likely too high for this data.` });
+  }
+  if (Number.isFinite(before.accuracy) && after.accuracy <= before.accuracy - ACCURACY_DROP) {
+    warnings.push({ code: "validation_accuracy_dropped", message: `Held-out accuracy fell from ${pct(before.accuracy)} to ${pct(after.accuracy)} of replies passing the checker.` });
+  }
+  const [was, now] = [degenerationShares(before.replies), degenerationShares(after.replies)];
+  const n = after.replies.length;
+  const prompts = heldOut ? "held-out prompts" : "training prompts (the job has no validation examples)";
+  for (const kind of Object.keys(now) as Degeneration[]) {
+    if (now[kind] >= DEGENERATE_SHARE && now[kind] >= was[kind] + DEGENERATE_RISE) {
+      warnings.push({ code: kind, message: `${Math.round(now[kind] * n)} of ${n} greedy replies to ${prompts} ${DEGENERATION_TEXT[kind]}, against ${Math.round(was[kind] * n)} before training.` });
+    }
+  }
+  return warnings;
+}

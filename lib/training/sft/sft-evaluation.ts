@@ -1,0 +1,68 @@
+// Measuring an SFT job's model on held-out examples: the validation loss (token-weighted mean
+// cross-entropy of the trained assistant tokens, as a training batch computes it) and greedy
+// replies to their prompts (the messages before the last assistant turn), checked against that
+// turn when the job has a checker.
+import type { LlamaModel } from "@/lib/engine/model/llama-model";
+import { conversationRows } from "@/lib/engine/pretrain/packed-batch";
+import { greedyGenerate } from "@/lib/engine/pretrain/greedy-generate";
+import { batchLoss } from "@/lib/engine/pretrain/train-step";
+import { encodePrompt, messageText, renderChat, type ChatFormat } from "@/lib/engine/tokenizer/chat-template";
+import { END_OF_TEXT, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
+import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
+import { isChoice } from "../trajectories/schemas";
+import type { Scorer } from "../checkers/checker-config";
+import type { SampledReply } from "./degeneration";
+import type { SftExample } from "./tokenize-sft-example";
+
+/** Rows per forward pass when measuring loss (memory, not results, depends on it). */
+const ROWS_PER_PASS = 16;
+/** The longest reply generated for checks and samples. */
+export const MAX_REPLY_TOKENS = 64;
+
+export function validationLoss(model: LlamaModel, tokenizer: Tokenizer, rows: readonly EncodedChat[]): number {
+  let [sum, tokens] = [0, 0];
+  for (let i = 0; i < rows.length; i += ROWS_PER_PASS) {
+    const batch = conversationRows(rows.slice(i, i + ROWS_PER_PASS), tokenizer.tokenId(END_OF_TEXT)!, "assistant");
+    const n = batch.weights.reduce((a, b) => a + b, 0);
+    if (n > 0) [sum, tokens] = [sum + batchLoss(model, batch) * n, tokens + n];
+  }
+  return tokens > 0 ? sum / tokens : NaN;
+}
+
+export interface HeldOutPrompt {
+  /** The prompt's ids, rendered as serving renders it (with the generation prompt). */
+  ids: number[];
+  /** The last user message's text, to show beside the replies. */
+  question: string;
+  /** The example's last assistant turn: what a checker compares the reply with. */
+  expected: string;
+}
+
+/** The example's conversation up to its last assistant turn, as a prompt. */
+export function heldOutPrompt(format: ChatFormat, example: SftExample): HeldOutPrompt {
+  const messages = example.messages.map((m) => (isChoice(m) ? { ...m.message, role: "assistant" } : m));
+  const before = messages.slice(0, -1);
+  const lastUser = before.findLast((m) => m.role === "user");
+  const text = (m: (typeof messages)[number] | undefined, i: number) => (m ? messageText(m.content as never, i) : "");
+  return {
+    ids: encodePrompt(format, renderChat(format, { messages: before, tools: example.tools }, { addGenerationPrompt: true })),
+    question: text(lastUser, before.lastIndexOf(lastUser!)),
+    expected: text(messages.at(-1), messages.length - 1),
+  };
+}
+
+/** Greedy replies, each limited by MAX_REPLY_TOKENS and the model's context. */
+export function greedyReplies(model: LlamaModel, tokenizer: Tokenizer, format: ChatFormat, prompts: readonly HeldOutPrompt[]): SampledReply[] {
+  const fitting = prompts.map((p) => p.ids.slice(-(model.config.contextLength - 1)));
+  const stopId = format.eos?.id ?? tokenizer.tokenId("<|im_end|>")!;
+  const generated = greedyGenerate(model, fitting, { maxNewTokens: MAX_REPLY_TOKENS, stopId, padId: tokenizer.tokenId(END_OF_TEXT)! });
+  return generated.map((g) => ({ tokens: g.tokens, bytes: tokenizer.decodeBytes(g.tokens), ended: g.stopped }));
+}
+
+export const replyText = (reply: SampledReply): string => new TextDecoder().decode(reply.bytes);
+
+/** Share of replies that ended their turn and pass the checker. */
+export function accuracy(score: Scorer, prompts: readonly HeldOutPrompt[], replies: readonly SampledReply[]): number {
+  if (replies.length === 0) return NaN;
+  return replies.filter((r, i) => r.ended && score(replyText(r), prompts[i].expected) === 1).length / replies.length;
+}

@@ -1,0 +1,141 @@
+// One SFT job on the training thread: its plan, its training and validation examples (a held-out
+// share of the data, or validation examples of their own), the measurement of the starting
+// weights, the gradient steps with val/* metrics at each epoch's end and early stopping, and at
+// the end the kept weights (the best epoch's), their measurement, the guard rails' warnings and
+// sample replies before/after. runTraining drives it: steps() is the job's step generator.
+import type { AdamW } from "@/lib/engine/model/adamw";
+import type { LlamaModel } from "@/lib/engine/model/llama-model";
+import type { ChatFormat } from "@/lib/engine/tokenizer/chat-template";
+import type { EncodedChat } from "@/lib/engine/tokenizer/chatml";
+import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
+import { z } from "zod";
+import { compileChecker, type Scorer } from "../checkers/checker-config";
+import type { JobReport } from "../jobs/job-report";
+import type { ModelTrainingDefaults } from "../model-defaults";
+import type { ResumePoint } from "../resume-point";
+import type { GradientStepMetrics } from "../rl/rl-step";
+import { EarlyStopping } from "./early-stopping";
+import { guardRailWarnings, type Measurement } from "./guard-rails";
+import { planSft, sftConfigSchema, type SftPlan } from "./sft-config";
+import { accuracy, greedyReplies, heldOutPrompt, replyText, validationLoss, type HeldOutPrompt } from "./sft-evaluation";
+import { sftSteps } from "./sft-step";
+import { sftExampleSchema, tokenizeSftExample, type SftExample } from "./tokenize-sft-example";
+import { splitValidation } from "./validation-split";
+
+/** Held-out prompts replied to (for val/accuracy and the guard rails), at most. */
+const CHECKED_PROMPTS = 32;
+/** Without validation examples, the guard rails read replies to this many training prompts. */
+const TRAINING_PROMPTS = 8;
+/** Replies shown on the job's page. */
+const SHOWN_SAMPLES = 4;
+/** The split's seed: the same data always holds out the same examples. */
+const SPLIT_SEED = 1;
+
+export interface SftJobOptions {
+  model: LlamaModel;
+  tokenizer: Tokenizer;
+  format: ChatFormat;
+  data: unknown;
+  /** Validation examples of their own (validation_data / validation_data_url), or null. */
+  validationData: unknown;
+  config: unknown;
+  defaults: ModelTrainingDefaults;
+}
+
+export class SftJob {
+  readonly plan: SftPlan;
+  private readonly train: EncodedChat[][];
+  private readonly validationRows: EncodedChat[];
+  private readonly prompts: HeldOutPrompt[];
+  private readonly heldOut: boolean;
+  private readonly score: Scorer | null;
+  private readonly before: Measurement;
+  private readonly stopping: EarlyStopping;
+  private best: Float32Array | null = null;
+  private epochsDone = 0;
+
+  constructor(private readonly o: SftJobOptions) {
+    const examples = z.array(sftExampleSchema).parse(o.data);
+    const own = o.validationData ? z.array(sftExampleSchema).parse(o.validationData) : [];
+    this.plan = planSft(sftConfigSchema.parse(o.config ?? {}), o.defaults, examples.length);
+    const { contextLength } = o.model.config;
+    const indexed = examples.map((example, index) => ({ example, index }));
+    const split = splitValidation(indexed, this.plan.validationFraction, SPLIT_SEED);
+    const encode = (list: string) => ({ example, index }: { example: SftExample; index: number }) =>
+      tokenizeSftExample(o.format, example, this.plan.assistantTurns, contextLength, index, list);
+    this.train = split.train.map(encode("training_data"));
+    const validation = own.length ? own.map((example, index) => ({ example, index })) : split.validation;
+    this.validationRows = validation.flatMap(encode(own.length ? "validation_data" : "training_data"));
+    this.heldOut = validation.length > 0;
+    const promptFrom = this.heldOut ? validation.slice(0, CHECKED_PROMPTS) : split.train.slice(0, TRAINING_PROMPTS);
+    this.prompts = promptFrom.map(({ example }) => heldOutPrompt(o.format, example));
+    this.score = this.plan.checker && this.heldOut ? compileChecker(this.plan.checker) : null;
+    this.stopping = new EarlyStopping(this.heldOut ? this.plan.patience : null);
+    // The starting weights, measured before any step (a resumed attempt restores its state later).
+    this.before = this.measure();
+  }
+
+  get numSteps(): number {
+    return this.plan.learningRates.length;
+  }
+
+  /** The gradient steps; the last step of each epoch carries `epoch` and, with validation,
+   *  `val/loss` (and `val/accuracy` with a checker). Stops early when val/loss stops improving. */
+  *steps(optimizer: AdamW, resume?: ResumePoint): Generator<GradientStepMetrics> {
+    const { model, tokenizer } = this.o;
+    for (const metrics of sftSteps(model, optimizer, tokenizer, this.train, this.plan, resume)) {
+      if (metrics.step % this.plan.stepsPerEpoch !== 0) {
+        yield metrics;
+        continue;
+      }
+      const epoch = metrics.step / this.plan.stepsPerEpoch;
+      this.epochsDone = epoch;
+      if (!this.heldOut) {
+        yield { ...metrics, epoch };
+        continue;
+      }
+      const loss = validationLoss(model, tokenizer, this.validationRows);
+      const checked = this.score ? { "val/accuracy": accuracy(this.score, this.prompts, this.replies()) } : {};
+      if (this.stopping.observe(epoch, loss)) this.best = model.params.values.slice();
+      yield { ...metrics, epoch, "val/loss": loss, ...checked };
+      if (this.stopping.shouldStop) return;
+    }
+  }
+
+  /** After the last step: keeps the best epoch's weights, measures them against the start, and
+   *  returns the checkpoint's metrics and the job's report. */
+  finish(steps: readonly GradientStepMetrics[]): { metrics: Record<string, number>; report: JobReport } {
+    const { model } = this.o;
+    if (this.best && this.stopping.bestEpoch < this.epochsDone) model.params.values.set(this.best);
+    const after = this.measure();
+    const metrics: Record<string, number> = { "train/num_examples": this.train.length, "train/epochs": this.epochsDone };
+    if (this.heldOut) {
+      Object.assign(metrics, { "val/loss": after.loss, "val/base_loss": this.before.loss, "val/best_epoch": this.stopping.bestEpoch });
+      if (this.score) Object.assign(metrics, { "val/accuracy": after.accuracy, "val/base_accuracy": this.before.accuracy });
+    }
+    const warnings = guardRailWarnings(this.before, after, steps.map((s) => s.loss), this.heldOut);
+    const samples = this.prompts.slice(0, SHOWN_SAMPLES).map((prompt, i) => ({
+      prompt: prompt.question,
+      expected: prompt.expected,
+      before: replyText(this.before.replies[i]),
+      after: replyText(after.replies[i]),
+      before_ended: this.before.replies[i].ended,
+      after_ended: after.replies[i].ended,
+      held_out: this.heldOut,
+    }));
+    return { metrics, report: { warnings, samples } };
+  }
+
+  private replies() {
+    return greedyReplies(this.o.model, this.o.tokenizer, this.o.format, this.prompts);
+  }
+
+  private measure(): Measurement {
+    const replies = this.replies();
+    return {
+      loss: this.heldOut ? validationLoss(this.o.model, this.o.tokenizer, this.validationRows) : NaN,
+      accuracy: this.score ? accuracy(this.score, this.prompts, replies) : NaN,
+      replies,
+    };
+  }
+}
