@@ -1,12 +1,14 @@
 "use client";
 
-import { ArrowLeft, ArrowRight, Keyboard, SkipForward } from "lucide-react";
+import { ArrowLeft, ArrowRight, Keyboard, SkipForward, Undo2 } from "lucide-react";
+import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { clearDraft, readDraft, writeDraft, type DraftKey } from "@/components/annotate/draft-storage";
-import { initialForm, toSubmission, valueForDigit, type FieldValue, type FormState } from "@/lib/client/annotation-form";
+import { initialForm, isPreference, toSubmission, valueForDigit, type FieldValue, type FormState } from "@/lib/client/annotation-form";
+import { answerChoices } from "@/components/annotate/answer-choices";
 import { Instructions } from "@/components/annotate/instructions";
 import { ItemCall } from "@/components/annotate/item-call";
-import { useSkipItem, useSubmitItem, type ItemWithCall, type QueueDto } from "@/components/annotate/queries";
+import { useReleaseItem, useSkipItem, useSubmitItem, type ItemWithCall, type QueueDto } from "@/components/annotate/queries";
 import { ShortcutsDialog } from "@/components/annotate/shortcuts-dialog";
 import { SkipDialog } from "@/components/annotate/skip-dialog";
 import { fieldDomId, inputDomId, SpecField } from "@/components/annotate/spec-field";
@@ -20,7 +22,8 @@ import { errorMessage } from "@/lib/client/api-fetch";
 // One item on the annotation screen: the call on the left; the instructions, the form (a field per
 // spec of the queue, then an optional note) and the actions on the right. The form is kept as a
 // draft while it changes and submitted with Submit & next; an item one already submitted (reached
-// with Back) opens with one's values, and submitting it again replaces them.
+// with Back) opens with one's values, and submitting it again replaces them. Release gives the
+// claimed item back to the pool (the draft stays) and leaves for the queue list.
 
 export interface ItemScreenProps {
   queue: QueueDto;
@@ -49,9 +52,15 @@ export function ItemScreen({ queue, data, userId, revisiting, busy, onDone, onPr
   const [helpOpen, setHelpOpen] = useState(false);
   const submit = useSubmitItem(queue.id);
   const skip = useSkipItem(queue.id);
-  const pending = busy || submit.isPending || skip.isPending;
+  const release = useReleaseItem(queue.id);
+  const router = useRouter();
+  const pending = busy || submit.isPending || skip.isPending || release.isPending;
   // The fields j/k move through: the specs, then the note.
   const fieldCount = specs.length + 1;
+  const choiceCount = answerChoices(data.call).length;
+  // The preference the answers are marked with: the active field's, else the first one's.
+  const preferenceSpec = specs[active]?.type === "preferred_choice" ? specs[active] : specs.find((spec) => spec.type === "preferred_choice");
+  const preference = preferenceSpec ? form.values[preferenceSpec.name] : undefined;
 
   const update = (next: FormState) => {
     setForm(next);
@@ -98,6 +107,11 @@ export function ItemScreen({ queue, data, userId, revisiting, busy, onDone, onPr
       },
     );
 
+  const doRelease = () => {
+    if (revisiting || pending) return;
+    release.mutate({ itemId: data.item.id }, { onSuccess: () => router.push("/annotate") });
+  };
+
   // A new item (this screen is keyed by item) starts at its first field: the keyboard's place,
   // announced to screen readers. Once: a refetch must not pull focus out of a text being typed.
   const firstField = fieldDomId(specs[0]);
@@ -109,6 +123,7 @@ export function ItemScreen({ queue, data, userId, revisiting, busy, onDone, onPr
     {
       submit: doSubmit,
       skip: () => !revisiting && !pending && setSkipping(true),
+      release: doRelease,
       help: () => setHelpOpen(true),
       nextField: () => focusField(Math.min(active + 1, fieldCount - 1)),
       previousField: () => focusField(Math.max(active - 1, 0)),
@@ -116,7 +131,7 @@ export function ItemScreen({ queue, data, userId, revisiting, busy, onDone, onPr
       digit: (n) => {
         const spec = specs[active];
         if (!spec) return;
-        const value = valueForDigit(spec, n);
+        const value = valueForDigit(spec, n, { current: form.values[spec.name], choiceCount });
         if (value !== undefined) setValue(spec.name, value);
       },
       previousItem: () => !pending && onPreviousItem?.(),
@@ -128,7 +143,7 @@ export function ItemScreen({ queue, data, userId, revisiting, busy, onDone, onPr
   const mod = modifierKey();
   return (
     <div className="grid items-start gap-5 lg:grid-cols-[minmax(0,1fr)_26rem]">
-      <ItemCall data={data} />
+      <ItemCall data={data} preference={isPreference(preference) ? preference : undefined} />
       <div className="space-y-4 lg:sticky lg:top-4">
         <Instructions text={queue.instructions} open={instructionsOpen} onToggle={() => setInstructionsOpen((open) => !open)} />
         <form
@@ -145,7 +160,7 @@ export function ItemScreen({ queue, data, userId, revisiting, busy, onDone, onPr
             </p>
           )}
           {specs.map((spec, i) => (
-            <SpecField key={spec.name} spec={spec} value={form.values[spec.name]} error={errors[spec.name]} active={active === i} onChange={(value) => setValue(spec.name, value)} onActivate={() => setActive(i)} />
+            <SpecField key={spec.name} spec={spec} value={form.values[spec.name]} error={errors[spec.name]} active={active === i} choiceCount={choiceCount} onChange={(value) => setValue(spec.name, value)} onActivate={() => setActive(i)} />
           ))}
           <div
             id={NOTE_ID}
@@ -159,9 +174,9 @@ export function ItemScreen({ queue, data, userId, revisiting, busy, onDone, onPr
             </label>
             <textarea id={`${NOTE_ID}-input`} rows={2} maxLength={4096} value={form.note} onChange={(e) => update({ ...form, note: e.target.value })} className={INPUT_CLASS} />
           </div>
-          {(submit.isError || skip.isError) && !skipping && (
+          {(submit.isError || skip.isError || release.isError) && !skipping && (
             <div className="px-1">
-              <Alert title="Not saved">{errorMessage(submit.error ?? skip.error)}</Alert>
+              <Alert title={release.isError ? "Not released" : "Not saved"}>{errorMessage(submit.error ?? skip.error ?? release.error)}</Alert>
             </div>
           )}
           <div className="flex flex-wrap items-center gap-2 border-t border-zinc-100 px-2 pt-3 pb-1">
@@ -173,6 +188,12 @@ export function ItemScreen({ queue, data, userId, revisiting, busy, onDone, onPr
               <Button variant="secondary" disabled={pending} onClick={() => setSkipping(true)} aria-keyshortcuts="s">
                 <SkipForward aria-hidden />
                 Skip
+              </Button>
+            )}
+            {!revisiting && (
+              <Button variant="ghost" disabled={pending} onClick={doRelease} aria-keyshortcuts="r" title="Give this item back to the queue and go to your queues">
+                <Undo2 aria-hidden />
+                {release.isPending ? "Releasing…" : "Release"}
               </Button>
             )}
             <span className="ml-auto flex gap-1">

@@ -115,6 +115,21 @@ export function useSubmitItem(queueId: string) {
   });
 }
 
+/**
+ * Gives one's claim on the item back. The queue's reads are only marked stale, not refetched: the
+ * screen is being left, and asking for "next" now would claim the same item again at once.
+ */
+export function useReleaseItem(queueId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ itemId }: { itemId: string }) => apiFetch<{ item: ItemDto }>(`${itemPath(queueId, itemId)}/release`, { method: "POST" }),
+    onSuccess: () => {
+      void client.invalidateQueries({ queryKey: annotateKeys.queue(queueId), refetchType: "none" });
+      void client.invalidateQueries({ queryKey: annotateKeys.queues() });
+    },
+  });
+}
+
 export function useSkipItem(queueId: string) {
   const invalidate = useInvalidateQueue(queueId);
   return useMutation({

@@ -2,11 +2,13 @@
 
 import { choicesOf, type FieldValue } from "@/lib/client/annotation-form";
 import type { QueueSpecDto } from "@/components/annotate/queries";
+import { PreferencePicker } from "@/components/annotate/preference-picker";
 import { Kbd } from "@/components/playground/kbd";
 import { INPUT_CLASS } from "@/components/ui/field";
 
 // One field of the annotation form, for one spec of the queue: choices (yes/no, a category) as
-// buttons numbered for the digit keys, a number, a text, or a corrected reply. `active` is the
+// buttons numbered for the digit keys, a number, a text, a corrected reply, or the preferred one
+// of the call's answers. `active` is the
 // field the keyboard acts on (j/k move it); focusing any control in it makes it active.
 
 export interface SpecFieldProps {
@@ -14,6 +16,8 @@ export interface SpecFieldProps {
   value: FieldValue;
   error?: string;
   active: boolean;
+  /** How many answers the call has (what a preferred choice picks from). */
+  choiceCount: number;
   onChange: (value: FieldValue) => void;
   onActivate: () => void;
 }
@@ -24,7 +28,7 @@ export const fieldDomId = (spec: QueueSpecDto) => `annotate-field-${spec.name}`;
 /** The typing control of a field (a number, text or reply), which Enter focuses. */
 export const inputDomId = (spec: QueueSpecDto) => `${fieldDomId(spec)}-input`;
 
-export function SpecField({ spec, value, error, active, onChange, onActivate }: SpecFieldProps) {
+export function SpecField({ spec, value, error, active, choiceCount, onChange, onActivate }: SpecFieldProps) {
   const id = fieldDomId(spec);
   const choices = choicesOf(spec);
   const range = spec.type === "numeric" && (spec.min !== undefined || spec.max !== undefined) ? ` (${spec.min ?? "−∞"} to ${spec.max ?? "∞"})` : "";
@@ -53,7 +57,9 @@ export function SpecField({ spec, value, error, active, onChange, onActivate }: 
         <span className="font-normal text-zinc-500">{range}</span>
       </div>
       {spec.description && <p className="text-xs text-zinc-500">{spec.description}</p>}
-      {choices ? (
+      {spec.type === "preferred_choice" ? (
+        <PreferencePicker labelId={`${id}-label`} errorId={errorId} value={value} choiceCount={choiceCount} onChange={onChange} />
+      ) : choices ? (
         <div role="radiogroup" aria-labelledby={`${id}-label`} aria-describedby={errorId} className="flex flex-wrap gap-1.5">
           {choices.map((choice, i) => (
             <button

@@ -10,6 +10,7 @@ import { useEffect, useRef } from "react";
 export interface AnnotateActions {
   submit: () => void;
   skip: () => void;
+  release: () => void;
   help: () => void;
   nextField: () => void;
   previousField: () => void;
@@ -33,6 +34,7 @@ export const SHORTCUTS: { keys: string[]; action: string }[] = [
   { keys: ["Enter"], action: "Type in the active field" },
   { keys: ["Esc"], action: "Stop typing (shortcuts work again)" },
   { keys: ["s"], action: "Skip this item" },
+  { keys: ["r"], action: "Release this item (give it back) and go to your queues" },
   { keys: ["←"], action: "Back to your previous item" },
   { keys: ["→"], action: "Forward (towards your current item)" },
   { keys: ["i"], action: "Show or hide the instructions" },
@@ -82,6 +84,8 @@ export function useAnnotateShortcuts(actions: Partial<AnnotateActions>, enabled 
           return run(a.editField);
         case "s":
           return run(a.skip);
+        case "r":
+          return run(a.release);
         case "ArrowLeft":
           return run(a.previousItem);
         case "ArrowRight":

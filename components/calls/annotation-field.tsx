@@ -8,8 +8,9 @@ import { INPUT_CLASS } from "@/components/ui/field";
 import { errorMessage } from "@/lib/client/api-fetch";
 
 // One's own value for one annotation spec of the project on a call (one per person and spec):
-// an input for the spec's type — a number in its range, yes/no, one of its options, a text or a
-// corrected reply — saved as `wandb.annotation.<name>` against the spec's current version.
+// an input for the spec's type — a number in its range, yes/no, one of its options, a text, a
+// corrected reply, or which answer of the call is preferred over which — saved as
+// `wandb.annotation.<name>` against the spec's current version.
 
 /** Takes one's value back. */
 function ClearButton({ blocked, onClear }: { blocked: boolean; onClear: () => void }) {
@@ -20,7 +21,34 @@ function ClearButton({ blocked, onClear }: { blocked: boolean; onClear: () => vo
   );
 }
 
-export function AnnotationField({ call, spec, answer }: { call: JudgedCall; spec: AnnotationSpec; answer: string }) {
+/** The preferred answer and the one it beats, as two selects of the call's choices (numbered from 1). */
+function PreferenceSelects({ id, saved, choiceCount, blocked, onSave }: { id: string; saved: unknown; choiceCount: number; blocked: boolean; onSave: (value: { preferred: number; over: number }) => void }) {
+  const stored = typeof saved === "object" && saved !== null ? (saved as { preferred?: number; over?: number }) : {};
+  const [preferred, setPreferred] = useState(stored.preferred ?? 0);
+  const [over, setOver] = useState(stored.over ?? 1);
+  if (choiceCount < 2) return <p className="text-xs text-zinc-500">This call has one answer: a preferred choice needs a call made with n ≥ 2.</p>;
+  const options = Array.from({ length: choiceCount }, (_, i) => (
+    <option key={i} value={i}>
+      choice {i + 1}
+    </option>
+  ));
+  return (
+    <div className="flex flex-wrap items-center gap-2 text-sm">
+      <select id={id} aria-label="Preferred answer" value={preferred} disabled={blocked} onChange={(e) => setPreferred(Number(e.target.value))} className={`${INPUT_CLASS} w-auto pr-8`}>
+        {options}
+      </select>
+      <span className="text-zinc-500">over</span>
+      <select aria-label="Preferred over" value={over} disabled={blocked} onChange={(e) => setOver(Number(e.target.value))} className={`${INPUT_CLASS} w-auto pr-8`}>
+        {options}
+      </select>
+      <Button size="sm" disabled={blocked || preferred === over || (stored.preferred === preferred && stored.over === over)} onClick={() => onSave({ preferred, over })}>
+        Save
+      </Button>
+    </div>
+  );
+}
+
+export function AnnotationField({ call, spec, answer, choiceCount }: { call: JudgedCall; spec: AnnotationSpec; answer: string; choiceCount: number }) {
   const type = `${ANNOTATION_PREFIX}${spec.name}`;
   const { mine, ready, settled } = useMyFeedback(call);
   const set = useSetOwnFeedback(call);
@@ -46,6 +74,13 @@ export function AnnotationField({ call, spec, answer }: { call: JudgedCall; spec
             </Button>
           ))}
         </div>
+        {saved !== undefined && <ClearButton blocked={blocked} onClear={clear} />}
+      </div>
+    );
+  } else if (spec.type === "preferred_choice") {
+    input = (
+      <div className="flex items-center gap-2">
+        <PreferenceSelects id={id} saved={saved} choiceCount={choiceCount} blocked={blocked} onSave={save} />
         {saved !== undefined && <ClearButton blocked={blocked} onClear={clear} />}
       </div>
     );
@@ -77,7 +112,7 @@ export function AnnotationField({ call, spec, answer }: { call: JudgedCall; spec
         {numeric ? (
           <input id={id} type="number" inputMode="decimal" min={spec.min} max={spec.max} step={spec.integer ? 1 : "any"} value={text} disabled={disabled} onChange={(e) => setDraft(e.target.value)} className={`${INPUT_CLASS} max-w-40`} />
         ) : (
-          <textarea id={id} rows={spec.type === "corrected_reply" ? 5 : 2} maxLength={spec.max_length} value={text} disabled={disabled} onChange={(e) => setDraft(e.target.value)} className={INPUT_CLASS} />
+          <textarea id={id} rows={spec.type === "corrected_reply" ? 5 : 2} maxLength={"max_length" in spec ? spec.max_length : undefined} value={text} disabled={disabled} onChange={(e) => setDraft(e.target.value)} className={INPUT_CLASS} />
         )}
         <div className="flex items-center justify-end gap-2">
           {saved !== undefined && <ClearButton blocked={blocked} onClear={clear} />}

@@ -14,7 +14,7 @@ import { TableSkeleton } from "@/components/ui/skeleton";
 // Judging a call: one's thumbs, note and a value for each annotation spec of the project, then
 // everyone's feedback on it.
 
-export function CallFeedbackPanel({ call, answer }: { call: JudgedCall; answer: string }) {
+export function CallFeedbackPanel({ call, answer, choiceCount }: { call: JudgedCall; answer: string; choiceCount: number }) {
   const specs = useAnnotationSpecs(call.project);
   const feedback = useCallFeedback(call);
   const team = call.project.split("/")[0];
@@ -32,7 +32,7 @@ export function CallFeedbackPanel({ call, answer }: { call: JudgedCall; answer: 
           ) : specs.data?.length ? (
             <div className="space-y-4 border-t border-zinc-100 pt-4">
               {specs.data.map((spec) => (
-                <AnnotationField key={spec.name} call={call} spec={spec} answer={answer} />
+                <AnnotationField key={spec.name} call={call} spec={spec} answer={answer} choiceCount={choiceCount} />
               ))}
             </div>
           ) : (

@@ -83,7 +83,7 @@ export function CallView({ callId }: { callId: string }) {
               <CallParameters request={data.request} />
             </Panel>
           </div>
-          <CallFeedbackPanel call={data} answer={answerText} />
+          <CallFeedbackPanel call={data} answer={answerText} choiceCount={Array.isArray(data.response?.choices) ? data.response.choices.length : 0} />
         </div>
       </div>
     </Tooltip.Provider>

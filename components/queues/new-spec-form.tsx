@@ -18,6 +18,7 @@ export const SPEC_TYPE_LABELS: Record<SpecType, string> = {
   categorical: "One of several options",
   text: "Free text",
   corrected_reply: "Corrected reply",
+  preferred_choice: "Preferred choice (calls with n ≥ 2)",
 };
 
 const optionalNumber = (text: string) => (text.trim() === "" ? undefined : Number(text));
@@ -79,6 +80,9 @@ export function NewSpecForm({ project, onCreated }: { project: string; onCreated
             <CheckboxLabel label="Whole numbers" checked={integer} onChange={setInteger} />
           </div>
         </div>
+      )}
+      {type === "preferred_choice" && (
+        <p className="text-xs text-zinc-500">Annotators see the call's answers side by side and pick the better one (and, with more than two, the one it beats). Only for calls made with n ≥ 2.</p>
       )}
       {type === "categorical" && (
         <Field label="Options" value={options} onChange={(e) => setOptions(e.target.value)} placeholder="good, bad, unsure" hint="Comma-separated." error={fields.options} />

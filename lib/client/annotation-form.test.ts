@@ -65,3 +65,29 @@ describe("toSubmission", () => {
     expect(toSubmission(specs, form({ score: "3", ok: false, tone: undefined, fixed: "Better.", why: "" }))).toEqual({ values: { score: 3, ok: false, fixed: "Better." } });
   });
 });
+
+describe("a preferred choice", () => {
+  const better: QueueSpecDto = { ...base, name: "better", type: "preferred_choice", required: true };
+
+  it("with two answers: a digit picks the preferred one, the other is what it is preferred over", () => {
+    expect(valueForDigit(better, 2, { choiceCount: 2 })).toEqual({ preferred: 1, over: 0 });
+    expect(valueForDigit(better, 1, { current: { preferred: 1, over: 0 }, choiceCount: 2 })).toEqual({ preferred: 0, over: 1 });
+    expect(valueForDigit(better, 3, { choiceCount: 2 })).toBeUndefined();
+    expect(valueForDigit(better, 1, { choiceCount: 1 })).toBeUndefined();
+  });
+
+  it("with more: the first digit the preferred answer, the next another answer it beats, a third starts again", () => {
+    const first = valueForDigit(better, 3, { choiceCount: 4 });
+    expect(first).toEqual({ preferred: 2 });
+    expect(valueForDigit(better, 3, { current: first, choiceCount: 4 })).toEqual({ preferred: 2 }); // not over itself
+    const pair = valueForDigit(better, 1, { current: first, choiceCount: 4 });
+    expect(pair).toEqual({ preferred: 2, over: 0 });
+    expect(valueForDigit(better, 4, { current: pair, choiceCount: 4 })).toEqual({ preferred: 3 });
+  });
+
+  it("is submitted as {preferred, over}; half a pair is named, a stored pair opens as it was", () => {
+    expect(toSubmission([better], { values: { better: { preferred: 1, over: 0 } }, note: "" })).toEqual({ values: { better: { preferred: 1, over: 0 } } });
+    expect(toSubmission([better], { values: { better: { preferred: 1 } }, note: "" })).toEqual({ errors: { better: "Pick the answer it is preferred over" } });
+    expect(initialForm([better], { values: { better: { preferred: 0, over: 2 } }, note: null }, "").values.better).toEqual({ preferred: 0, over: 2 });
+  });
+});

@@ -4,14 +4,23 @@ import type { QueueSpecDto } from "@/lib/queues/queue-schemas";
 // choice as chosen), how a digit key picks a value for a spec, and the values as the submit route
 // takes them (checked here first, so an annotator sees a mistake next to its field).
 
-export type FieldValue = string | boolean | undefined;
+/** A preferred choice as it is being picked: `over` is missing until the second choice is picked. */
+export interface PreferenceInput {
+  preferred: number;
+  over?: number;
+}
+export type FieldValue = string | boolean | PreferenceInput | undefined;
 export interface FormState {
   values: Record<string, FieldValue>;
   note: string;
 }
 
+export const isPreference = (value: unknown): value is PreferenceInput =>
+  typeof value === "object" && value !== null && typeof (value as PreferenceInput).preferred === "number";
+
 /** A stored value (one's earlier annotation) as the input holds it. */
-const asInput = (value: unknown): FieldValue => (typeof value === "boolean" || typeof value === "string" ? value : typeof value === "number" ? String(value) : undefined);
+const asInput = (value: unknown): FieldValue =>
+  typeof value === "boolean" || typeof value === "string" ? value : typeof value === "number" ? String(value) : isPreference(value) ? { preferred: value.preferred, over: value.over } : undefined;
 
 /**
  * The form an item opens with: one's submitted values (editing via Back), else empty — except a
@@ -33,8 +42,22 @@ export function choicesOf(spec: QueueSpecDto): FieldValue[] | null {
   return null;
 }
 
-/** The value digit `d` (1–9) gives a spec: a choice, or a whole number in a numeric spec's range. */
-export function valueForDigit(spec: QueueSpecDto, digit: number): FieldValue {
+/**
+ * Picking the call's answer `index` for a preferred choice: with two answers the other is the one
+ * it is preferred over; with more, the first pick is the preferred answer and the next (another
+ * one) what it is preferred over, and a pick after that starts again.
+ */
+export function pickPreference(current: FieldValue, index: number, choiceCount: number): PreferenceInput | undefined {
+  if (index < 0 || index >= choiceCount || choiceCount < 2) return undefined;
+  if (choiceCount === 2) return { preferred: index, over: 1 - index };
+  if (isPreference(current) && current.over === undefined && current.preferred !== index) return { preferred: current.preferred, over: index };
+  return { preferred: index };
+}
+
+/** The value digit `d` (1–9) gives a spec: a choice, a whole number in a numeric spec's range, or
+ *  for a preferred choice the call's d-th answer (`current` and the call's `choiceCount` matter). */
+export function valueForDigit(spec: QueueSpecDto, digit: number, call: { current?: FieldValue; choiceCount: number } = { choiceCount: 0 }): FieldValue {
+  if (spec.type === "preferred_choice") return pickPreference(call.current, digit - 1, call.choiceCount);
   const choices = choicesOf(spec);
   if (choices) return choices[digit - 1];
   if (spec.type === "numeric") {
@@ -62,6 +85,9 @@ export function toSubmission(specs: QueueSpecDto[], form: FormState): { values: 
       else if (spec.integer && !Number.isInteger(n)) errors[spec.name] = "A whole number";
       else if ((spec.min !== undefined && n < spec.min) || (spec.max !== undefined && n > spec.max)) errors[spec.name] = `From ${spec.min ?? "−∞"} to ${spec.max ?? "∞"}`;
       else values[spec.name] = n;
+    } else if (isPreference(value)) {
+      if (value.over === undefined) errors[spec.name] = "Pick the answer it is preferred over";
+      else values[spec.name] = { preferred: value.preferred, over: value.over };
     } else values[spec.name] = value;
   }
   return Object.keys(errors).length > 0 ? { errors } : { values };

@@ -46,7 +46,7 @@ export const listAnnotationSpecsOp = defineOperation({
 
 export const createAnnotationSpecOp = defineOperation({
   id: "createAnnotationSpec", method: "POST", path: "/v1/teams/{team}/projects/{project}/annotation-specs", tag: "Feedback", auth: "bearer", status: 201,
-  summary: "Create an annotation spec: numeric (min, max, integer), boolean, categorical (options), text or corrected_reply (max_length) (members and admins)",
+  summary: "Create an annotation spec: numeric (min, max, integer), boolean, categorical (options), text or corrected_reply (max_length), or preferred_choice (for calls with n >= 2) (members and admins)",
   params: specParams, body: createSpecBody, response: annotationSpecSchema,
 });
 
