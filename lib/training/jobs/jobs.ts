@@ -7,7 +7,8 @@ import type { Prisma } from "@/lib/db/generated/client";
 import { conflict, invalid, notFound } from "@/lib/contract/errors";
 import { isUuid, toPage, unknownCursor, type Page } from "@/lib/contract/pagination";
 import { findModelForCaller } from "@/lib/training/models/find-model";
-import { planSft } from "@/lib/training/sft/sft-config";
+import { checkerProblem } from "@/lib/training/checkers/checker-config";
+import { planSft, type SftPlan } from "@/lib/training/sft/sft-config";
 import { isChoice } from "@/lib/training/trajectories/schemas";
 import { loadSftExamples } from "./sft-data";
 import { trainableBase, trainingDefaults } from "@/lib/training/trainable-base";
@@ -35,6 +36,8 @@ export function toJobDto(job: JobRow): JobDto {
     cancel_requested: job.cancelRequested,
     config: (job.config ?? {}) as Record<string, unknown>,
     input_summary: (job.inputSummary ?? {}) as Record<string, number>,
+    warnings: (job.warnings ?? []) as JobDto["warnings"],
+    sample_replies: (job.sampleReplies ?? []) as JobDto["sample_replies"],
   };
 }
 
@@ -74,10 +77,21 @@ export async function createRlJob(principal: Principal, body: CreateRlJobBody): 
 
 export async function createSftJob(principal: Principal, body: CreateSftJobBody): Promise<JobDto> {
   const { model, base } = await trainableModel(principal, body.model_id);
-  const { input, examples } = await loadSftExamples(principal, body);
-  // The schedule is checked now (a list of learning rates needs one per batch), not at run time.
-  planSft(body.config, trainingDefaults(base), examples.length);
-  return enqueue(principal, model.id, "sft", input, body.config ?? {}, { examples: examples.length });
+  const { input, examples, validationExamples } = await loadSftExamples(principal, body);
+  // The schedule and the checker are checked now (a list of learning rates needs one per batch), not at run time.
+  const plan = planSft(body.config, trainingDefaults(base), examples.length);
+  requireValidationFor(plan, validationExamples);
+  const summary = { examples: examples.length, ...(plan.validationFraction || validationExamples ? { validation_examples: validationExamples || examples.length - plan.numTrain } : {}) };
+  return enqueue(principal, model.id, "sft", input, body.config ?? {}, summary);
+}
+
+/** A checker reads held-out replies: it needs validation examples, and must compile. */
+function requireValidationFor(plan: SftPlan, validationExamples: number): void {
+  if (!plan.checker) return;
+  const at = ["body", "config", "validation_checker"];
+  if (!plan.validationFraction && !validationExamples) throw invalid(at, "a checker needs validation examples: set validation_fraction, or send validation_data or validation_data_url");
+  const problem = checkerProblem(plan.checker);
+  if (problem) throw invalid([...at, problem.field], problem.message);
 }
 
 /** A job of a model the caller may use; another team's job is a 404. */

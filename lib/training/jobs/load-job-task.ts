@@ -22,8 +22,11 @@ export interface LoadedJob {
   started(workerId: string, numSequences: number): Promise<LeaseState>;
 }
 
-/** The stored input of a job (what POST .../training-jobs and sft-training-jobs queue). */
-export type JobInput = { trajectory_groups: unknown[] } | { training_data: unknown[] } | { file_id: string };
+/** SFT examples as stored: inline, or an uploaded file's id. */
+export type SftData = { training_data: unknown[] } | { file_id: string };
+/** The stored input of a job (what POST .../training-jobs and sft-training-jobs queue); an SFT
+ *  job's validation examples of their own, if any, in `validation`. */
+export type JobInput = { trajectory_groups: unknown[] } | (SftData & { validation?: SftData });
 
 export async function loadJobTask(jobId: string, attempt: number): Promise<LoadedJob> {
   const job = await getDb().trainingJob.findUniqueOrThrow({
@@ -37,12 +40,14 @@ export async function loadJobTask(jobId: string, attempt: number): Promise<Loade
   if (latest && latest.format !== "full") throw new Error(`Checkpoint step ${latest.step} is a ${latest.format} adapter; this engine trains full checkpoints only.`);
   if (!fs.existsSync(startGguf)) throw new Error(`The weights to train from are missing on disk (${startGguf}).`);
 
+  const input = JSON.parse(job.input) as JobInput;
   const checkpointFile = checkpointFileFor(model.id, job.id, attempt);
   const outputGguf = absoluteCheckpointPath(checkpointFile);
   fs.mkdirSync(path.dirname(outputGguf), { recursive: true });
   const task: TrainingTask = {
     kind: job.kind as JobKind,
-    data: await jobData(JSON.parse(job.input) as JobInput),
+    data: await jobData(input),
+    validationData: "validation" in input && input.validation ? await jobData(input.validation) : null,
     config: job.config,
     defaults: trainingDefaults(base),
     startGguf,

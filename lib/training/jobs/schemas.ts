@@ -3,6 +3,7 @@ import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
 import { experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
 import { sftConfigSchema } from "@/lib/training/sft/sft-config";
 import { sftExampleSchema } from "@/lib/training/sft/tokenize-sft-example";
+import { jobWarningSchema, replySampleSchema } from "./job-report";
 import { trajectoryGroupSchema } from "@/lib/training/trajectories/schemas";
 
 // Training jobs (spec §4.3, docs/contract.md "Training jobs"): RL and SFT submissions, the job as GET
@@ -32,10 +33,20 @@ export const createSftJobBody = z
     training_data_url: z.string().min(1).optional().describe("A file id from POST /v1/files, or anneal-file:///<id>."),
     training_data: z.array(sftExampleSchema).min(1).optional(),
     config: sftConfigSchema.optional(),
+    validation_data_url: z.string().min(1).optional().describe("Validation examples of their own: a file id from POST /v1/files, or anneal-file:///<id>."),
+    validation_data: z.array(sftExampleSchema).min(1).optional().describe("Validation examples inline (never trained on): val/* metrics at each epoch."),
   })
   .refine((b) => (b.training_data_url === undefined) !== (b.training_data === undefined), {
     message: "give exactly one of training_data_url (an uploaded file) and training_data (inline examples)",
     path: ["training_data"],
+  })
+  .refine((b) => b.validation_data_url === undefined || b.validation_data === undefined, {
+    message: "give at most one of validation_data_url and validation_data",
+    path: ["validation_data"],
+  })
+  .refine((b) => (b.validation_data_url === undefined && b.validation_data === undefined) || !b.config?.validation_fraction, {
+    message: "validation examples of their own and a validation_fraction of the training data exclude each other",
+    path: ["config", "validation_fraction"],
   });
 export type CreateSftJobBody = z.infer<typeof createSftJobBody>;
 
@@ -60,6 +71,10 @@ export const jobSchema = z.object({
   config: z.record(z.string(), z.unknown()),
   /** RL: trajectory groups and trajectories submitted; SFT: examples. */
   input_summary: z.record(z.string(), z.number()),
+  /** Guard rails: the checkpoint looks worse than the weights it started from (the job still succeeded). */
+  warnings: z.array(jobWarningSchema),
+  /** A few greedy replies to held-out prompts by the starting weights and by the checkpoint. */
+  sample_replies: z.array(replySampleSchema),
 });
 export type JobDto = z.infer<typeof jobSchema>;
 

@@ -3,6 +3,7 @@
 // are written together, in one transaction: a fast job (ms per step) must not cost a transaction
 // per step on a shared database.
 import { completeJob } from "./complete-job";
+import type { JobReport } from "./job-report";
 import type { LoadedJob } from "./load-job-task";
 import type { OwnedJob } from "./owned-job";
 import { appendOwnedEvents, type LeaseState } from "./queue";
@@ -15,6 +16,8 @@ export class ThreadReports {
   lastHeard = Date.now();
   private stepsDone = 0;
   private pendingSteps: StepEvent[] = [];
+  /** An SFT job's guard rails and sample replies, stored with its end. */
+  private report: JobReport | null = null;
 
   constructor(
     private readonly job: OwnedJob,
@@ -34,10 +37,13 @@ export class ThreadReports {
         this.pendingSteps.push({ type: "gradient_step", data: this.attempt > 1 ? { ...message.metrics, attempt: this.attempt } : message.metrics });
         if (this.pendingSteps.length === 1) job.write(this.flushSteps);
         break;
+      case "report":
+        this.report = message.report;
+        break;
       case "done":
         job.write(this.flushSteps);
         // stepsDone is read when the write runs, after the flush above has counted the last steps.
-        job.succeed(() => completeJob(this.loaded, job.workerId, message.metrics, this.stepsDone));
+        job.succeed(() => completeJob(this.loaded, job.workerId, message.metrics, this.stepsDone, this.report));
         break;
       case "error":
         job.fail(message.message);
