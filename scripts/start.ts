@@ -10,6 +10,7 @@ import { migrate } from "@/lib/db/migrate";
 import { flushCalls } from "@/lib/inference/call-recorder";
 import { embeddedEngine } from "@/lib/inference/engine";
 import { runnerSettingsFromEnv, TrainingRunner } from "@/lib/training/jobs/runner";
+import { RlRunDriver, runDriverSettings } from "@/lib/training/rl-runs/run-driver";
 import { buildApp, buildIsCurrent } from "./lib/build";
 import { checkInstallation } from "./lib/install-check";
 import { serveNext } from "./lib/serve";
@@ -51,6 +52,9 @@ async function main() {
   const runner = env.ANNEAL_TRAINING_CONCURRENCY > 0 ? new TrainingRunner(runnerSettingsFromEnv("embedded")) : null;
   if (runner) progress.step("starting the training runner");
   await runner?.start();
+  // RL runs (the server's own rollout → job loop) are driven where jobs train.
+  const rlRuns = runner ? new RlRunDriver(runDriverSettings(runner.settings)) : null;
+  rlRuns?.start();
   progress.step("listening");
   console.log(describeStartup({ env, database: db.kind === "pglite" ? `embedded PGlite in ${dataDir(env)}/db` : "PostgreSQL (DATABASE_URL)", report }));
 
@@ -60,6 +64,7 @@ async function main() {
     stopping = true;
     console.log(`anneal: ${signal}: shutting down`);
     await server.close();
+    await rlRuns?.stop(); // before the engine goes: a run in progress goes back to the queue at its iteration
     await embeddedEngine().dispose(); // generations in progress end; their calls are recorded
     await runner?.stop(); // a job in progress goes back to the queue
     await flushCalls(); // recorded calls still in the write-behind buffer

@@ -6,6 +6,7 @@ import { getEnv } from "@/lib/config/env";
 import { ensureDataDirs } from "@/lib/config/paths";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { runnerSettingsFromEnv, TrainingRunner } from "@/lib/training/jobs/runner";
+import { RlRunDriver, runDriverSettings } from "@/lib/training/rl-runs/run-driver";
 
 async function main() {
   const env = getEnv();
@@ -16,6 +17,8 @@ async function main() {
   getDatabase();
   const runner = new TrainingRunner(runnerSettingsFromEnv("worker"));
   await runner.start();
+  const rlRuns = new RlRunDriver(runDriverSettings(runner.settings));
+  rlRuns.start();
   console.log(`anneal worker ${runner.workerId}: training jobs (${runner.settings.concurrency} at a time) on ${os.hostname()}`);
 
   let stopping = false;
@@ -23,6 +26,7 @@ async function main() {
     if (stopping) return;
     stopping = true;
     console.log(`anneal worker: ${signal}: handing running jobs back to the queue`);
+    await rlRuns.stop();
     await runner.stop();
     await closeDatabase();
     process.exit(0);

@@ -1,0 +1,68 @@
+// RL runs are claimed and held like training jobs (lib/training/jobs/queue.ts): FOR UPDATE SKIP
+// LOCKED picks the oldest run that is queued or whose holder's lease expired (its process died),
+// the holder renews the lease, and every write is conditional on still holding it. A run is not a
+// TrainingJob row: its own RL jobs queue behind it in the model's order, and it would hold a
+// training slot while it waits for them.
+import type { Prisma } from "@/lib/db/generated/client";
+import { getDb } from "@/lib/db/client";
+
+type Tx = Prisma.TransactionClient;
+
+export async function claimRun(workerId: string, leaseMs: number): Promise<string | null> {
+  const rows = await getDb().$queryRawUnsafe<{ id: string }[]>(
+    `UPDATE "RlRun" r
+        SET status = 'running', "leaseOwner" = $1, "leaseExpiresAt" = now() + make_interval(secs => $2::float8 / 1000),
+            attempts = r.attempts + 1, "startedAt" = coalesce(r."startedAt", now())
+      WHERE r.id = (
+        SELECT c.id FROM "RlRun" c
+         WHERE c.status = 'queued' OR (c.status = 'running' AND c."leaseExpiresAt" < now())
+         ORDER BY c.seq
+         FOR UPDATE SKIP LOCKED
+         LIMIT 1)
+      RETURNING r.id`,
+    workerId, leaseMs,
+  );
+  return rows[0]?.id ?? null;
+}
+
+export interface RunLeaseState {
+  owned: boolean;
+  cancelRequested: boolean;
+}
+
+export async function renewRunLease(runId: string, workerId: string, leaseMs: number): Promise<RunLeaseState> {
+  const rows = await getDb().$queryRawUnsafe<{ cancelRequested: boolean }[]>(
+    `UPDATE "RlRun" SET "leaseExpiresAt" = now() + make_interval(secs => $3::float8 / 1000)
+      WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running'
+      RETURNING "cancelRequested"`,
+    runId, workerId, leaseMs,
+  );
+  return { owned: rows.length === 1, cancelRequested: rows[0]?.cancelRequested ?? false };
+}
+
+/** Runs `write` on the locked run row if this worker still holds it; null (nothing written) if not. */
+export async function writeOwnedRun<T>(runId: string, workerId: string, write: (tx: Tx, state: RunLeaseState) => Promise<T>): Promise<T | null> {
+  return getDb().$transaction(async (tx) => {
+    const rows = await tx.$queryRawUnsafe<{ cancelRequested: boolean }[]>(
+      `SELECT "cancelRequested" FROM "RlRun" WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running' FOR UPDATE`,
+      runId, workerId,
+    );
+    if (rows.length === 0) return null;
+    return write(tx, { owned: true, cancelRequested: rows[0].cancelRequested });
+  });
+}
+
+/** Ends a held run: its status and reason; the lease is dropped. */
+export async function endOwnedRun(runId: string, workerId: string, status: "succeeded" | "failed" | "cancelled", error: string | null): Promise<void> {
+  await writeOwnedRun(runId, workerId, (tx) =>
+    tx.rlRun.update({ where: { id: runId }, data: { status, error, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null } }),
+  );
+}
+
+/** Hands a run back when its process shuts down cleanly: the next process continues it where it is. */
+export async function releaseRun(runId: string, workerId: string): Promise<void> {
+  await getDb().$executeRawUnsafe(
+    `UPDATE "RlRun" SET status = 'queued', "leaseOwner" = NULL, "leaseExpiresAt" = NULL WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running'`,
+    runId, workerId,
+  );
+}
