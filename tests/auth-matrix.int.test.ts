@@ -142,6 +142,9 @@ const CASES: Record<string, (w: World) => Case> = {
   ...modelRouteCases("getModelMetrics", "/metrics"),
   createRlTrainingJob: (w) => jobSubmission("/v1/preview/training-jobs", w, { trajectory_groups: [] }),
   createSftTrainingJob: (w) => jobSubmission("/v1/preview/sft-training-jobs", w, { training_data: [{ messages: [{ role: "assistant", content: "x" }] }] }),
+  buildSftDatasetFromJudgement: (w) => fromQueueJudgement("/v1/preview/judgement/sft-dataset", w, { corrected_reply_spec: "fix" }),
+  previewRlGroupsFromJudgement: (w) => fromQueueJudgement("/v1/preview/judgement/rl-groups", w, { reward_spec: "score" }),
+  createRlJobFromJudgement: (w) => fromQueueJudgement("/v1/preview/judgement/rl-jobs", w, { reward_spec: "score", model_id: w.model }),
   listTrainingJobs: () => ({
     valid: { path: "/v1/preview/training-jobs" },
     foreign: null, // lists only the caller's teams (a foreign model_id filter just matches nothing)
@@ -281,6 +284,15 @@ function jobSubmission(path: string, w: World, body: Record<string, unknown>): C
     valid: { path, body: { model_id: w.model, ...body } },
     foreign: { path, body: { model_id: w.otherModel, ...body } },
     forbidden: { as: "annotator", path, body: { model_id: w.model, ...body } },
+  };
+}
+
+/** Training data from a queue's judgement: another team's queue is 404; an annotator (assigned to it) is 403. */
+function fromQueueJudgement(path: string, w: World, body: Record<string, unknown>): Case {
+  return {
+    valid: { path, body: { queue_id: w.queue.id, ...body } },
+    foreign: { path, body: { queue_id: w.otherQueue.id, ...body } },
+    forbidden: { as: "annotator", path, body: { queue_id: w.queue.id, ...body } },
   };
 }
 

@@ -61,7 +61,7 @@ const CALL_FILTER_KEYS = ["model", "status", "start", "end", "has_feedback", "fe
 
 // The filter is an object of the call log's query parameters, parsed by the call log's own schema
 // (numbers and booleans may be sent as JSON values; they are read as the query string would be).
-const callFilter = z
+export const callFilter = z
   .preprocess(
     (value) =>
       typeof value === "object" && value !== null && !Array.isArray(value)

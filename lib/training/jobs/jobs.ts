@@ -10,6 +10,8 @@ import { findModelForCaller } from "@/lib/training/models/find-model";
 import { checkerProblem } from "@/lib/training/checkers/checker-config";
 import { planSft, type SftPlan } from "@/lib/training/sft/sft-config";
 import { isChoice } from "@/lib/training/trajectories/schemas";
+import { fileSource } from "@/lib/training/from-judgement/file-source";
+import type { JudgementSource } from "@/lib/training/from-judgement/schemas";
 import { loadSftExamples } from "./sft-data";
 import { trainableBase, trainingDefaults } from "@/lib/training/trainable-base";
 import type { JobInput } from "./load-job-task";
@@ -38,6 +40,7 @@ export function toJobDto(job: JobRow): JobDto {
     input_summary: (job.inputSummary ?? {}) as Record<string, number>,
     warnings: (job.warnings ?? []) as JobDto["warnings"],
     sample_replies: (job.sampleReplies ?? []) as JobDto["sample_replies"],
+    source: (job.source ?? null) as JudgementSource | null,
   };
 }
 
@@ -47,9 +50,12 @@ async function trainableModel(principal: Principal, modelId: string) {
   return { model, base: trainableBase(model.baseModel) };
 }
 
-async function enqueue(principal: Principal, modelId: string, kind: JobKind, input: JobInput, config: object, inputSummary: Record<string, number>) {
+async function enqueue(principal: Principal, modelId: string, kind: JobKind, input: JobInput, config: object, inputSummary: Record<string, number>, source: JudgementSource | null) {
   const job = await getDb().trainingJob.create({
-    data: { modelId, kind, input: JSON.stringify(input), config: config as Prisma.InputJsonValue, inputSummary, createdById: principal.user.id },
+    data: {
+      modelId, kind, input: JSON.stringify(input), config: config as Prisma.InputJsonValue, inputSummary, createdById: principal.user.id,
+      source: (source ?? undefined) as Prisma.InputJsonValue | undefined,
+    },
     omit: { input: true },
   });
   wakeLocalRunners();
@@ -67,12 +73,13 @@ function requireChoices(groups: CreateRlJobBody["trajectory_groups"]): void {
   }));
 }
 
-export async function createRlJob(principal: Principal, body: CreateRlJobBody): Promise<JobDto> {
+/** `source`: the lineage of groups Anneal built from human judgement (lib/training/from-judgement). */
+export async function createRlJob(principal: Principal, body: CreateRlJobBody, source: JudgementSource | null = null): Promise<JobDto> {
   const groups = body.trajectory_groups;
   requireChoices(groups);
   const { model } = await trainableModel(principal, body.model_id);
   const summary = { trajectory_groups: groups.length, trajectories: groups.reduce((n, g) => n + g.trajectories.length, 0) };
-  return enqueue(principal, model.id, "rl", { trajectory_groups: groups }, body.experimental_config ?? {}, summary);
+  return enqueue(principal, model.id, "rl", { trajectory_groups: groups }, body.experimental_config ?? {}, summary, source);
 }
 
 export async function createSftJob(principal: Principal, body: CreateSftJobBody): Promise<JobDto> {
@@ -81,8 +88,10 @@ export async function createSftJob(principal: Principal, body: CreateSftJobBody)
   // The schedule and the checker are checked now (a list of learning rates needs one per batch), not at run time.
   const plan = planSft(body.config, trainingDefaults(base), examples.length);
   requireValidationFor(plan, validationExamples);
+  // A file Anneal built from human judgement passes its lineage on to the job.
+  const source = "file_id" in input ? await fileSource(input.file_id) : null;
   const summary = { examples: examples.length, ...(plan.validationFraction || validationExamples ? { validation_examples: validationExamples || examples.length - plan.numTrain } : {}) };
-  return enqueue(principal, model.id, "sft", input, body.config ?? {}, summary);
+  return enqueue(principal, model.id, "sft", input, body.config ?? {}, summary, source);
 }
 
 /** A checker reads held-out replies: it needs validation examples, and must compile. */

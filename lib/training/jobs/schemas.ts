@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
+import { judgementSourceSchema } from "@/lib/training/from-judgement/schemas";
 import { experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
 import { sftConfigSchema } from "@/lib/training/sft/sft-config";
 import { sftExampleSchema } from "@/lib/training/sft/tokenize-sft-example";
@@ -75,6 +76,7 @@ export const jobSchema = z.object({
   warnings: z.array(jobWarningSchema),
   /** A few greedy replies to held-out prompts by the starting weights and by the checkpoint. */
   sample_replies: z.array(replySampleSchema),
+  source: judgementSourceSchema.nullable(),
 });
 export type JobDto = z.infer<typeof jobSchema>;
 
