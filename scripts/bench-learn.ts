@@ -2,8 +2,9 @@
 // child process: its own data directory and port), through the HTTP API only, as an ART user:
 //  - RL: per seed, a fresh model from anneal/tiny-chat, held-out reward before, N RL jobs
 //    (rollouts with logprobs → trajectory groups → job → events → new step), held-out reward after;
-//  - SFT: a new reply format (<answer>…</answer>) from an uploaded JSONL: held-out loss of the
-//    reference replies and the share of replies in the format, before and after.
+//  - SFT: per seed, a new reply format (<answer>…</answer>) from an uploaded JSONL: held-out loss
+//    of the reference replies, the share of replies in the format and of correct answers, before
+//    and after (scripts/lib/bench-learn-sft.ts).
 // Exits 1 when an improvement is not beyond noise. Settings: BENCH_LEARN_* (below). With
 // BENCH_LEARN_URL and BENCH_LEARN_API_KEY it uses that server instead of starting one.
 import { randomBytes } from "node:crypto";
@@ -13,7 +14,7 @@ import { Anneal } from "../examples/lib/anneal";
 import type { TaskFamily } from "../lib/engine/corpus/example";
 import { runRlSeed, type RlSeedResult, type RlSettings } from "./lib/bench-learn-rl";
 import { startBenchServer, type BenchServer } from "./lib/bench-learn-server";
-import { runSft, type SftResult, type SftSettings } from "./lib/bench-learn-sft";
+import { heldoutTasks, judgeSft, measureSft, MAX_CORRECT_DROP, FORMAT_REQUIRED, runSft, type SftResult, type SftSettings } from "./lib/bench-learn-sft";
 import { pairedChange, spread } from "./lib/bench-learn-stats";
 import { textTable } from "./lib/text-table";
 
@@ -38,9 +39,10 @@ const RL: RlSettings = {
 };
 const SFT: SftSettings = {
   families: families("BENCH_LEARN_SFT_FAMILIES", "arithmetic,strings,counting,json"),
-  examples: num("BENCH_LEARN_SFT_EXAMPLES", 240),
+  examples: num("BENCH_LEARN_SFT_EXAMPLES", 960),
   heldoutPrompts: 64,
-  config: { batch_size: num("BENCH_LEARN_SFT_BATCH", 8), learning_rate: num("BENCH_LEARN_SFT_LR", 3e-3) },
+  config: { batch_size: num("BENCH_LEARN_SFT_BATCH", 8), learning_rate: num("BENCH_LEARN_SFT_LR", 1e-3), epochs: num("BENCH_LEARN_SFT_EPOCHS", 3) },
+  schedule: (env.BENCH_LEARN_SFT_SCHEDULE ?? "cosine") as SftSettings["schedule"],
   maxTokens: 32,
   pollMs: 200,
 };
@@ -76,16 +78,27 @@ function rlTables(results: RlSeedResult[]): boolean {
   return ok;
 }
 
-function sftTable(r: SftResult): boolean {
+function sftTable(results: SftResult[]): boolean {
+  const rows = results.map((r) => ({ r, verdict: judgeSft(r) }));
+  const c = SFT.config;
   console.log(textTable(
-    `SFT: <answer>…</answer> format, ${r.examples} examples, ${r.gradientSteps} gradient steps (batch ${SFT.config.batch_size}, lr ${SFT.config.learning_rate}); ${SFT.heldoutPrompts} held-out prompts`,
-    [
-      { "": "before", "held-out loss": fmt(r.before.loss), "greedy replies in format": fmt(r.before.formatShare), "correct answers": fmt(r.before.correctShare) },
-      { "": "after", "held-out loss": fmt(r.after.loss), "greedy replies in format": fmt(r.after.formatShare), "correct answers": fmt(r.after.correctShare) },
-    ],
+    `SFT: <answer>…</answer> format, per seed ${results[0].examples} examples, batch ${c.batch_size}, ${c.epochs ?? 1} epochs, lr ${c.learning_rate} (${SFT.schedule}); ${SFT.heldoutPrompts} held-out prompts, greedy`,
+    rows.map(({ r, verdict }) => ({
+      seed: String(r.seed),
+      "held-out loss": `${fmt(r.before.loss)} → ${fmt(r.after.loss)}`,
+      "in format": `${fmt(r.before.formatShare)} → ${fmt(r.after.formatShare)}`,
+      correct: `${fmt(r.before.correctShare)} → ${fmt(r.after.correctShare)}`,
+      "correct change": `${verdict.change.mean >= 0 ? "+" : ""}${fmt(verdict.change.mean)} ± ${fmt(verdict.change.standardError)}`,
+      steps: String(r.gradientSteps),
+      warnings: r.warnings.join(",") || "none",
+      time: secs(r.seconds),
+    })),
   ));
-  const ok = r.after.loss < r.before.loss / 2 && r.after.formatShare >= 0.9 && r.before.formatShare <= 0.1;
-  console.log(`SFT ${ok ? "PASS" : "FAIL"}: held-out loss at most half of before and ≥ 90% of replies in the format (from ≤ 10%)`);
+  const format = spread(results.map((r) => r.after.formatShare));
+  const change = spread(rows.map((x) => x.verdict.change.mean));
+  console.log(`\nover ${results.length} seeds (mean ± sample std): in format ${fmt(format.mean)} ± ${fmt(format.std)}, correct change ${fmt(change.mean)} ± ${fmt(change.std)}`);
+  const ok = rows.every((x) => x.verdict.ok);
+  console.log(`SFT ${ok ? "PASS" : "FAIL"}: every seed ≥ ${FORMAT_REQUIRED * 100}% of held-out replies in the format with correct answers down by at most ${MAX_CORRECT_DROP * 100} points`);
   return ok;
 }
 
@@ -107,20 +120,22 @@ async function main() {
   let ok = true;
   try {
     let rl: RlSeedResult[] = [];
-    let sft: SftResult | null = null;
+    const sft: SftResult[] = [];
     if (PARTS.has("rl")) {
       console.log(`\nRL: families ${RL.families.join(",")}, reward "${RL.reward}"; per seed ${RL.jobs} jobs of ${RL.groupsPerJob} groups × ${RL.groupSize} completions ` +
         `(temperature 1, max ${RL.maxTokens} tokens; reward 0 unless the turn ended), experimental_config ${JSON.stringify(RL.config)}`);
       for (const seed of SEEDS) rl.push(await runRlSeed(anneal, seed, RL, runId, log));
     }
     if (PARTS.has("sft")) {
-      console.log(`\nSFT: families ${SFT.families.join(",")}; config ${JSON.stringify(SFT.config)}`);
-      sft = await runSft(anneal, SFT, runId, log);
+      console.log(`\nSFT: families ${SFT.families.join(",")}; config ${JSON.stringify(SFT.config)}, learning rate ${SFT.schedule}`);
+      const before = await measureSft(anneal, "anneal/tiny-chat", heldoutTasks(SFT), SFT);
+      log(`sft: base: held-out loss ${fmt(before.loss)}, in format ${fmt(before.formatShare)}, correct ${fmt(before.correctShare)}`);
+      for (const seed of SEEDS) sft.push(await runSft(anneal, SFT, seed, before, runId, log));
     }
     if (rl.length) ok = rlTables(rl) && ok;
-    if (sft) ok = sftTable(sft) && ok;
+    if (sft.length) ok = sftTable(sft) && ok;
     console.log(`\ntotal ${secs((performance.now() - t0) / 1000)}; load average after: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")}`);
-    console.log(JSON.stringify({ benchmark: "learn", rl: { settings: RL, results: rl.map(({ before, after, ...r }) => ({ ...r, before: { sampled: before.sampled, greedy: before.greedy }, after: { sampled: after.sampled, greedy: after.greedy } })) }, sft: { settings: SFT, result: sft } }));
+    console.log(JSON.stringify({ benchmark: "learn", rl: { settings: RL, results: rl.map(({ before, after, ...r }) => ({ ...r, before: { sampled: before.sampled, greedy: before.greedy }, after: { sampled: after.sampled, greedy: after.greedy } })) }, sft: { settings: SFT, results: sft.map(({ before, after, ...r }) => ({ ...r, before: { ...before, correct: undefined }, after: { ...after, correct: undefined } })) } }));
   } finally {
     await server?.stop();
   }

@@ -6,7 +6,7 @@ import type { StepPoint } from "@/lib/client/job-progress";
 // Presentational: one small line chart per metric over gradient steps (the data is shaped by
 // gradientSteps/chartedMetrics in lib/client/job-progress.ts).
 
-const COLORS: Record<string, string> = { loss: "#ea580c", reward: "#059669", entropy: "#7c3aed", grad_norm: "#0284c7" };
+const COLORS: Record<string, string> = { loss: "#ea580c", "val/loss": "#db2777", "val/accuracy": "#0d9488", reward: "#059669", entropy: "#7c3aed", grad_norm: "#0284c7" };
 const axis = { stroke: "#a1a1aa", fontSize: 11, tickLine: false, axisLine: false } as const;
 const value = new Intl.NumberFormat("en", { maximumSignificantDigits: 4 });
 

@@ -7,6 +7,7 @@ import { CancelJobDialog } from "@/components/jobs/cancel-job-dialog";
 import { StepChart } from "@/components/jobs/job-charts";
 import { JobEventsTable } from "@/components/jobs/job-events-table";
 import { JobProgress } from "@/components/jobs/job-progress";
+import { JobWarnings, SampleReplies } from "@/components/jobs/job-report";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
 import { ModelName } from "@/components/jobs/model-name";
 import { isLive, useJob, useJobEvents, useRefreshOnFinish, type Job } from "@/components/jobs/queries";
@@ -109,6 +110,7 @@ export function JobMonitor({ jobId }: { jobId: string }) {
         </Alert>
       )}
       {data.status === "cancelled" && <Alert tone="warning" title="Cancelled">{data.error ?? "The job was cancelled; it wrote no checkpoint."}</Alert>}
+      <JobWarnings warnings={data.warnings} />
 
       <Panel title="Training curves" description={live ? "Updated live, one point per gradient step." : "One point per gradient step."}>
         {metrics.length === 0 ? (
@@ -122,8 +124,10 @@ export function JobMonitor({ jobId }: { jobId: string }) {
         )}
       </Panel>
 
+      <SampleReplies samples={data.sample_replies} />
+
       <div className="grid gap-5 lg:grid-cols-2">
-        <Panel title="Config" description={data.kind === "sft" ? "batch_size, learning_rate, assistant_turns as submitted (empty: defaults)" : "experimental_config as submitted (empty: defaults)"}>
+        <Panel title="Config" description={data.kind === "sft" ? "batch_size, learning_rate, epochs, validation, assistant_turns as submitted (empty: defaults)" : "experimental_config as submitted (empty: defaults)"}>
           <pre data-testid="job-config" className="max-h-64 overflow-auto px-4 py-3 font-mono text-xs text-zinc-700">{JSON.stringify(data.config, null, 2)}</pre>
         </Panel>
         <Panel title="Input">

@@ -4,19 +4,21 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { launchErrors } from "@/components/jobs/launch-errors";
 import { useLaunchSftFromFile } from "@/components/jobs/queries";
-import { readSftConfig, SftConfigFields } from "@/components/jobs/sft-config-fields";
+import { readSftConfig, SFT_CONFIG_FIELDS, SftConfigFields, type ChosenExamples } from "@/components/jobs/sft-config-fields";
 import type { TrainedModel } from "@/components/models/queries";
 import { Alert } from "@/components/ui/alert";
 import { DialogActions } from "@/components/ui/dialog";
 import { INPUT_CLASS } from "@/components/ui/field";
+import { countJsonlLines, firstJsonlExample } from "@/lib/client/sft-plan";
 
-const SHOWN = ["config.batch_size", "config.learning_rate", "config.assistant_turns", "file"];
+const SHOWN = [...SFT_CONFIG_FIELDS, "file"];
 
 /** SFT from a JSONL file: uploaded into the model's team (POST /v1/files), then trained on. */
 export function SftUploadForm({ model }: { model: TrainedModel }) {
   const router = useRouter();
   const launch = useLaunchSftFromFile();
   const [local, setLocal] = useState<Record<string, string>>({});
+  const [chosen, setChosen] = useState<ChosenExamples | undefined>();
   const { fields, form } = launchErrors(launch.error, SHOWN);
   const errors = { ...fields, ...local };
 
@@ -45,6 +47,12 @@ export function SftUploadForm({ model }: { model: TrainedModel }) {
           className={`${INPUT_CLASS} file:mr-3 file:rounded file:border-0 file:bg-zinc-100 file:px-2 file:py-1 file:text-xs file:font-medium`}
           aria-invalid={errors.file ? true : undefined}
           aria-describedby="sft-file-hint"
+          onChange={(e) => {
+            const file = e.target.files?.[0];
+            // Read in the browser only to count the examples and preview the first; the server parses it.
+            if (!file) return setChosen(undefined);
+            void file.text().then((text) => setChosen({ count: countJsonlLines(text), first: firstJsonlExample(text) }));
+          }}
         />
         <p id="sft-file-hint" className={`mt-1 text-xs ${errors.file ? "text-red-600" : "text-zinc-500"}`}>
           {errors.file ?? (
@@ -54,7 +62,7 @@ export function SftUploadForm({ model }: { model: TrainedModel }) {
           )}
         </p>
       </div>
-      <SftConfigFields errors={errors} />
+      <SftConfigFields errors={errors} examples={chosen} />
       {form && <Alert title="The job was not started">{form}</Alert>}
       <DialogActions label="Start training" pendingLabel="Uploading…" pending={launch.isPending} />
     </form>

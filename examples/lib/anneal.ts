@@ -46,6 +46,10 @@ export interface SftConfig {
   batch_size?: number | "auto";
   learning_rate?: number | number[];
   assistant_turns?: "all" | "last";
+  /** Anneal's additions: passes over the data, a share held out for val/* metrics and early stopping. */
+  epochs?: number;
+  validation_fraction?: number;
+  early_stopping_patience?: number;
 }
 
 export interface JobEvent {
@@ -64,6 +68,8 @@ export interface Job {
   steps_done: number;
   checkpoint_step: number | null;
   error: string | null;
+  /** Anneal's guard rails: the checkpoint looks worse than the weights it started from. */
+  warnings?: { code: string; message: string }[];
 }
 
 interface Page<T> {

@@ -28,8 +28,8 @@ export function gradientSteps(events: FeedEvent[]): StepPoint[] {
   return points;
 }
 
-/** The metrics charted, in this order, when any step carries them. */
-export const CHARTED_METRICS = ["loss", "reward", "entropy", "grad_norm"] as const;
+/** The metrics charted, in this order, when any step carries them (val/* on each epoch's last step). */
+export const CHARTED_METRICS = ["loss", "val/loss", "val/accuracy", "reward", "entropy", "grad_norm"] as const;
 
 export function chartedMetrics(points: StepPoint[]): string[] {
   return CHARTED_METRICS.filter((key) => points.some((p) => key in p));

@@ -1,19 +1,26 @@
 // bench:learn, SFT part: teach tiny-chat a reply format it never produces — every answer wrapped
-// as <answer>…</answer> — from a JSONL file uploaded with POST /v1/files, through one SFT job.
-// Measured on held-out prompts before and after: the loss of the held-out reference replies
-// (prompt_logprobs, see heldoutLoss) and the share of greedy replies in the format.
+// as <answer>…</answer> — from a JSONL file uploaded with POST /v1/files, through one SFT job per
+// seed (seeds differ in the training prompts). Measured on the same held-out prompts before and
+// after: the loss of the held-out reference replies (prompt_logprobs, see replyNll), the share of
+// greedy replies in the format, and the share of correct answers (the old tasks: does it forget?),
+// with the paired per-prompt change's standard error. Issue #18's criterion: ≥ 90% in the format
+// while correct answers drop by at most 5 points, on every seed.
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Anneal, SftConfig } from "../../examples/lib/anneal";
 import { inferenceName } from "../../examples/lib/anneal";
 import { mapLimit, mean } from "../../examples/lib/rollout";
 import { corpusTasks, type Task } from "../../examples/lib/tasks";
 import type { TaskFamily } from "../../lib/engine/corpus/example";
+import { pairedChange, type Change } from "./bench-learn-stats";
 
 export interface SftSettings {
   families: TaskFamily[];
   examples: number;
   heldoutPrompts: number;
+  /** The job's config; `schedule: "cosine"` sends learning_rate as one rate per step (10% warmup,
+   *  cosine to a tenth), the client's own schedule the contract allows. */
   config: SftConfig;
+  schedule: "constant" | "cosine";
   maxTokens: number;
   pollMs: number;
 }
@@ -25,9 +32,12 @@ export interface SftMeasurement {
   formatShare: number;
   /** Share of greedy replies whose content (unwrapped, if wrapped) the task's checker accepts. */
   correctShare: number;
+  /** Per held-out prompt (1 or 0), in order: for the paired change. */
+  correct: number[];
 }
 
 export interface SftResult {
+  seed: number;
   before: SftMeasurement;
   after: SftMeasurement;
   examples: number;
@@ -35,6 +45,8 @@ export interface SftResult {
   uploadSeconds: number;
   trainSeconds: number;
   seconds: number;
+  /** The job's guard rails (empty when it raised none). */
+  warnings: string[];
 }
 
 export const wrap = (answer: string) => `<answer>${answer}</answer>`;
@@ -81,29 +93,64 @@ export async function measureSft(anneal: Anneal, model: string, tasks: Task[], s
     loss: losses.reduce((a, l) => a + l.nll, 0) / losses.reduce((a, l) => a + l.tokens, 0),
     formatShare: mean(replies.map((r) => (r.inFormat ? 1 : 0))),
     correctShare: mean(replies.map((r) => (r.correct ? 1 : 0))),
+    correct: replies.map((r) => (r.correct ? 1 : 0)),
   };
 }
 
-export async function runSft(anneal: Anneal, s: SftSettings, runId: string, log: (line: string) => void): Promise<SftResult> {
-  const started = performance.now();
-  const model = await anneal.createModel({ project: "bench-learn", name: `sft-${runId}`, baseModel: "anneal/tiny-chat" });
-  const heldout = corpusTasks({ families: s.families, split: "heldout", seed: 11, count: s.heldoutPrompts });
-  const before = await measureSft(anneal, inferenceName(model), heldout, s);
-  log(`sft: before: held-out loss ${before.loss.toFixed(3)}, in format ${before.formatShare.toFixed(3)}, correct ${before.correctShare.toFixed(3)}`);
+/** Per-step rates: linear warmup over the first 10% of the steps, then cosine down to a tenth. */
+export function cosineRates(peak: number, steps: number): number[] {
+  const warmup = Math.max(1, Math.round(steps / 10));
+  return Array.from({ length: steps }, (_, k) => {
+    if (k < warmup) return (peak * (k + 1)) / warmup;
+    const progress = (k - warmup) / Math.max(1, steps - 1 - warmup);
+    return peak * (0.1 + 0.9 * 0.5 * (1 + Math.cos(Math.PI * progress)));
+  });
+}
 
+/** The base model's held-out measurement (the same prompts for every seed). */
+export function heldoutTasks(s: SftSettings): Task[] {
+  return corpusTasks({ families: s.families, split: "heldout", seed: 11, count: s.heldoutPrompts });
+}
+
+export async function runSft(anneal: Anneal, s: SftSettings, seed: number, before: SftMeasurement, runId: string, log: (line: string) => void): Promise<SftResult> {
+  const started = performance.now();
+  const model = await anneal.createModel({ project: "bench-learn", name: `sft-${runId}-s${seed}`, baseModel: "anneal/tiny-chat" });
   const t0 = performance.now();
-  const lines = corpusTasks({ families: s.families, split: "train", seed: 2000, count: s.examples })
+  const lines = corpusTasks({ families: s.families, split: "train", seed: 2000 + seed - 1, count: s.examples })
     .map((task) => ({ messages: [...task.messages, { role: "assistant", content: wrap(task.answer) }] }));
   const fileId = await anneal.uploadJsonl("answer-tags.jsonl", lines);
   const t1 = performance.now();
-  const jobId = await anneal.submitSftJob(model.id, fileId, s.config);
+  const batch = typeof s.config.batch_size === "number" ? s.config.batch_size : 2;
+  const steps = Math.ceil(lines.length / batch) * (s.config.epochs ?? 1);
+  const config = s.schedule === "cosine" && typeof s.config.learning_rate === "number" ? { ...s.config, learning_rate: cosineRates(s.config.learning_rate, steps) } : s.config;
+  const jobId = await anneal.submitSftJob(model.id, fileId, config);
   let gradientSteps = 0;
   await anneal.waitForJob(jobId, { pollMs: s.pollMs, onEvent: (e) => void (e.type === "gradient_step" && gradientSteps++) });
+  const job = await anneal.getJob(jobId);
   const step = await anneal.latestStep(model.id);
   const t2 = performance.now();
-  log(`sft: ${lines.length} examples uploaded (${((t1 - t0) / 1000).toFixed(1)} s), job → step ${step}: ${gradientSteps} gradient steps in ${((t2 - t1) / 1000).toFixed(1)} s`);
+  log(`sft seed ${seed}: ${lines.length} examples uploaded (${((t1 - t0) / 1000).toFixed(1)} s), job → step ${step}: ${gradientSteps} gradient steps in ${((t2 - t1) / 1000).toFixed(1)} s`);
 
-  const after = await measureSft(anneal, inferenceName(model), heldout, s);
-  log(`sft: after: held-out loss ${after.loss.toFixed(3)}, in format ${after.formatShare.toFixed(3)}, correct ${after.correctShare.toFixed(3)}`);
-  return { before, after, examples: lines.length, gradientSteps, uploadSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000, seconds: (performance.now() - started) / 1000 };
+  const after = await measureSft(anneal, inferenceName(model), heldoutTasks(s), s);
+  log(`sft seed ${seed}: after: held-out loss ${after.loss.toFixed(3)}, in format ${after.formatShare.toFixed(3)}, correct ${after.correctShare.toFixed(3)}`);
+  return {
+    seed, before, after, examples: lines.length, gradientSteps, uploadSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000,
+    seconds: (performance.now() - started) / 1000, warnings: (job.warnings ?? []).map((w) => w.code),
+  };
+}
+
+/** Issue #18: at least this share of held-out replies in the new format… */
+export const FORMAT_REQUIRED = 0.9;
+/** …while the share of correct answers drops by at most this much. */
+export const MAX_CORRECT_DROP = 0.05;
+
+export interface SftVerdict {
+  change: Change;
+  ok: boolean;
+}
+
+/** A seed passes when ≥ 90% of its held-out replies take the format and correct answers fell by at most 5 points. */
+export function judgeSft(r: SftResult): SftVerdict {
+  const change = pairedChange(r.before.correct, r.after.correct);
+  return { change, ok: r.after.formatShare >= FORMAT_REQUIRED && change.mean >= -MAX_CORRECT_DROP };
 }

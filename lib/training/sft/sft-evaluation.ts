@@ -59,7 +59,8 @@ export function greedyReplies(model: LlamaModel, tokenizer: Tokenizer, format: C
   return generated.map((g) => ({ tokens: g.tokens, bytes: tokenizer.decodeBytes(g.tokens), ended: g.stopped }));
 }
 
-export const replyText = (reply: SampledReply): string => new TextDecoder().decode(reply.bytes);
+/** The reply as text; a NUL (which PostgreSQL cannot store in the job's samples) shows as U+FFFD. */
+export const replyText = (reply: SampledReply): string => new TextDecoder().decode(reply.bytes).replaceAll("\u0000", "\uFFFD");
 
 /** Share of replies that ended their turn and pass the checker. */
 export function accuracy(score: Scorer, prompts: readonly HeldOutPrompt[], replies: readonly SampledReply[]): number {
