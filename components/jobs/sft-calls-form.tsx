@@ -87,7 +87,7 @@ export function SftCallsForm({ model }: { model: TrainedModel }) {
         )}
       />
       {errors.calls && <p className="-mt-2 text-xs text-red-600">{errors.calls}</p>}
-      <SftConfigFields errors={errors} />
+      <SftConfigFields errors={errors} examples={{ count: picked.size, first: picked.size ? callToExample([...picked.values()][0]) : null }} />
       {form && <Alert title="The job was not started">{form}</Alert>}
       <DialogActions label={`Train on ${picked.size} call${picked.size === 1 ? "" : "s"}`} pendingLabel="Starting…" pending={launch.isPending} />
     </form>
