@@ -43,8 +43,8 @@ export const SHIPPED_MODEL: GgufBaseModel = {
   gguf: path.resolve(/* turbopackIgnore: true */ process.cwd(), "models/tiny-chat.gguf"),
   trainable: true,
   description: "Anneal's own 1M-parameter chat model (models/README.md), fully fine-tunable on CPU",
-  // models/README.md: SFT measured by a sweep; RL a third of it (PPO-clip assumes small steps).
-  learningRates: { rl: 1e-3, sft: 3e-3 },
+  // models/README.md: SFT measured by a sweep; RL measured by RL on a correctness reward (1e-3 collapses it).
+  learningRates: { rl: 1e-4, sft: 3e-3 },
 };
 
 const modelName = z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "letters, digits, . _ - and /");
