@@ -1,6 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { E2E_INIT_API_KEY } from "../playwright.config";
-import { adminAuth, signIn } from "./session";
+import { adminAuth, signIn, signInAsAdmin } from "./session";
 
 // An annotator's day, keyboard only: a queue of four calls is set up through the API (an annotator
 // added to the admin's team, annotation specs, the calls, the queue assigned to them); the
@@ -180,4 +180,56 @@ test("an annotator completes a queue with the keyboard only: scores, a corrected
   expect(result.result.filter((r) => r.svc_ref.endsWith(calls[2].id) && r.feedback_type.startsWith("wandb.annotation."))).toEqual([]);
   expect(on(calls[3], "wandb.annotation.quality")).toEqual([{ value: 5 }]);
   expect(on(calls[3], "wandb.annotation.better_reply")).toEqual([{ value: calls[3].answer }]);
+});
+
+test("a preferred choice between two answers, picked with a digit; Release (r) gives the next item back and opens the queue list", async ({ page, request }) => {
+  test.setTimeout(90_000);
+  const me = await ok<{ user: { username: string } }>(await request.get("/v1/me", { headers: adminAuth }));
+  const project = `${me.user.username}/e2e-pairs`;
+  await ok(await request.post(`/v1/teams/${me.user.username}/projects/e2e-pairs/annotation-specs`, { headers: adminAuth, data: { name: "better", type: "preferred_choice" } }), 201);
+  const pairs: string[] = [];
+  for (const content of ["Name a colour.", "Name a fruit."]) {
+    const response = await request.post("/v1/chat/completions", {
+      headers: { ...adminAuth, "svc-project": project },
+      data: { model: "anneal/tiny-chat", messages: [{ role: "user", content }], max_tokens: 6, n: 2, seed: 3 },
+    });
+    expect((await ok<{ choices: unknown[] }>(response)).choices).toHaveLength(2);
+    pairs.push(response.headers()["anneal-call-id"]);
+  }
+  const queue = await ok<{ id: string }>(
+    await request.post("/annotation_queues", { headers: basic, data: { project, name: "Pairs queue", instructions: "Which answer is better?", specs: [{ name: "better" }], annotators: [me.user.username] } }),
+    201,
+  );
+  await ok(await request.post(`/annotation_queues/${queue.id}/items`, { headers: basic, data: { call_ids: pairs } }));
+
+  await signInAsAdmin(page);
+  await page.goto(`/annotate/${queue.id}`);
+  // The two answers side by side; 2 prefers the second, and says over which.
+  const answers = page.getByTestId("answer-choices").getByTestId("answer");
+  await expect(answers).toHaveCount(2);
+  await expect(answers.first()).toContainText("Choice 1");
+  await page.keyboard.press("2");
+  await expect(page.getByTestId("preference-summary")).toHaveText("Choice 2 is preferred over choice 1.");
+  await expect(answers.nth(1)).toHaveAttribute("data-mark", "preferred");
+  await expect(answers.first()).toHaveAttribute("data-mark", "over");
+  await page.keyboard.press("Control+Enter");
+
+  // The next item is claimed; `?` lists r, and r releases it and opens the queue list.
+  await expect(page.getByTestId("queue-progress")).toContainText("Item 2 of 2");
+  await page.keyboard.press("?");
+  await expect(page.getByRole("dialog", { name: "Keyboard shortcuts" })).toContainText("Release this item");
+  await page.keyboard.press("Escape");
+  await expect(page.getByRole("button", { name: "Release" })).toBeVisible();
+  await page.keyboard.press("r");
+  await expect(page).toHaveURL(/\/annotate$/);
+  await expect(page.getByTestId("queue-row").filter({ hasText: "Pairs queue" }).getByTestId("queue-progress")).toHaveText("1 done by you · 1 remaining · 2 total");
+
+  // Nobody holds the released item; the pair was stored as {preferred, over}.
+  const items = await ok<{ data: { call_id: string; status: string; claimed_by: string | null }[] }>(await request.get(`/annotation_queues/${queue.id}/items`, { headers: basic }));
+  expect(items.data.map((i) => [i.call_id, i.status, i.claimed_by])).toEqual([
+    [pairs[0], "completed", null],
+    [pairs[1], "unstarted", null],
+  ]);
+  const rows = await ok<{ result: FeedbackRow[] }>(await request.post("/feedback/query", { headers: basic, data: { project_id: project } }));
+  expect(rows.result.map((r) => [r.svc_ref, r.feedback_type, r.payload])).toEqual([[`svc:///${project}/call/${pairs[0]}`, "wandb.annotation.better", { value: { preferred: 1, over: 0 } }]]);
 });
