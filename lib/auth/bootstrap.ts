@@ -1,5 +1,5 @@
 import type { Env } from "@/lib/config/env";
-import { getDb } from "@/lib/db/client";
+import { getDatabase, getDb } from "@/lib/db/client";
 import { ensureApiKey } from "@/lib/auth/api-keys";
 import { createUser } from "@/lib/auth/users";
 
@@ -14,7 +14,22 @@ export interface BootstrapReport {
   initApiKey?: "created" | "exists";
 }
 
+/** Held while one process initialises: web processes started together on one PostgreSQL take turns
+ *  (the first creates the admin, the others find it), instead of all creating it and all but one failing. */
+const BOOTSTRAP_ADVISORY_LOCK = 72707370;
+
 export async function bootstrapInstance(env: Env): Promise<BootstrapReport> {
+  return getDatabase().sql.withSession(async (session) => {
+    await session.query("SELECT pg_advisory_lock($1)", [BOOTSTRAP_ADVISORY_LOCK]);
+    try {
+      return await initialise(env);
+    } finally {
+      await session.query("SELECT pg_advisory_unlock($1)", [BOOTSTRAP_ADVISORY_LOCK]);
+    }
+  });
+}
+
+async function initialise(env: Env): Promise<BootstrapReport> {
   const db = getDb();
   const report: BootstrapReport = {};
   if ((await db.user.count()) === 0) {
