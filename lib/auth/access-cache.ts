@@ -8,7 +8,7 @@ import { notifySql, type ChangeFeed } from "@/lib/db/change-feed";
 // change's notice arrives (PostgreSQL's LISTEN/NOTIFY through the database's change feed, within
 // milliseconds of the commit). While a process cannot hear notices (its listening connection is
 // lost), it remembers nothing and checks every request against the database; the 10 s expiry only
-// bounds what a notice that never left (a writer killed between commit and notify) can leave behind.
+// bounds what a notice missed on a silently cut connection (before its ping notices) leaves behind.
 
 const TTL_MS = 10_000;
 const MAX_ENTRIES = 10_000;
