@@ -80,7 +80,8 @@ export function AnnotationField({ call, spec, answer, choiceCount }: { call: Jud
   } else if (spec.type === "preferred_choice") {
     input = (
       <div className="flex items-center gap-2">
-        <PreferenceSelects id={id} saved={saved} choiceCount={choiceCount} blocked={blocked} onSave={save} />
+        {/* Keyed by the saved value: the selects start from it once one's rows have loaded. */}
+        <PreferenceSelects key={JSON.stringify(saved ?? null)} id={id} saved={saved} choiceCount={choiceCount} blocked={blocked} onSave={save} />
         {saved !== undefined && <ClearButton blocked={blocked} onClear={clear} />}
       </div>
     );
