@@ -17,7 +17,7 @@ import type { SftExample } from "./tokenize-sft-example";
 /** Rows per forward pass when measuring loss (memory, not results, depends on it). */
 const ROWS_PER_PASS = 16;
 /** The longest reply generated for checks and samples. */
-export const MAX_REPLY_TOKENS = 64;
+export const MAX_REPLY_TOKENS = 48;
 
 export function validationLoss(model: LlamaModel, tokenizer: Tokenizer, rows: readonly EncodedChat[]): number {
   let [sum, tokens] = [0, 0];

@@ -25,7 +25,7 @@ import { splitValidation } from "./validation-split";
 /** Held-out prompts replied to (for val/accuracy and the guard rails), at most. */
 const CHECKED_PROMPTS = 32;
 /** Without validation examples, the guard rails read replies to this many training prompts. */
-const TRAINING_PROMPTS = 8;
+const TRAINING_PROMPTS = 4;
 /** Replies shown on the job's page. */
 const SHOWN_SAMPLES = 4;
 /** The split's seed: the same data always holds out the same examples. */
