@@ -5,12 +5,12 @@
 //
 //   ANNEAL_BASE_URL=http://localhost:3000 ANNEAL_API_KEY=... npx tsx examples/art-loop.ts
 //
-// The task: questions from tiny-chat's arithmetic corpus, reward 1 when the reply is an even
-// integer (tiny-chat's replies are even about half the time, so every group has signal).
-// ART_LOOP_STEPS (default 8) jobs; ART_LOOP_MODEL names the model (default art-loop).
+// The task: "Capitalize: <word> <word>", reward 1 for the exact answer (lib/capitalize-tasks.ts:
+// tiny-chat is right about 40% of the time, so most groups have signal); jobs use the base model's
+// default learning rate. ART_LOOP_STEPS (default 8) jobs; ART_LOOP_MODEL names the model (default art-loop).
 import { Anneal, inferenceName, type TrajectoryGroup } from "./lib/anneal";
 import { mapLimit, mean, rewardPerTask, rolloutGroup } from "./lib/rollout";
-import { corpusTasks } from "./lib/tasks";
+import { capitalizeTasks } from "./lib/capitalize-tasks";
 
 const anneal = Anneal.fromEnv();
 const steps = Number(process.env.ART_LOOP_STEPS ?? 8);
@@ -21,8 +21,8 @@ const sampling = { temperature: 1, maxTokens: 24 };
 const model = await anneal.createModel({ project: "examples", name: process.env.ART_LOOP_MODEL ?? "art-loop", baseModel: "anneal/tiny-chat" });
 console.log(`model ${inferenceName(model)} (${model.id}), at step ${await anneal.latestStep(model.id)}`);
 
-const train = corpusTasks({ families: ["arithmetic"], split: "train", seed: 7, count: steps * GROUPS_PER_STEP, reward: "even" });
-const heldout = corpusTasks({ families: ["arithmetic"], split: "heldout", seed: 11, count: 32, reward: "even" });
+const train = capitalizeTasks({ split: "train", seed: 7, count: steps * GROUPS_PER_STEP });
+const heldout = capitalizeTasks({ split: "heldout", seed: 11, count: 32 });
 const evaluate = async () => mean(await rewardPerTask(anneal, inferenceName(model), heldout, { ...sampling, samples: 4, seed: 1 }));
 console.log(`held-out reward before: ${(await evaluate()).toFixed(3)}`);
 
@@ -32,7 +32,7 @@ for (let i = 0; i < steps; i++) {
   const groups: TrajectoryGroup[] = await mapLimit(tasks, 4, (task) => rolloutGroup(anneal, inferenceName(model), task, GROUP_SIZE, sampling));
   const reward = mean(groups.flatMap((g) => g.trajectories.map((t) => t.reward)));
 
-  const jobId = await anneal.submitRlJob(model.id, groups, { learning_rate: 1e-3 });
+  const jobId = await anneal.submitRlJob(model.id, groups);
   let gradientSteps = 0;
   await anneal.waitForJob(jobId, {
     onEvent: (event) => {

@@ -7,7 +7,7 @@
 // "even": 1 when the reply is an even integer, whatever the question — a stated preference the
 // base model meets about half the time (the shape of lib/training/rl/rl-learning.test.ts's task).
 import type { ChatCompletion, ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { TaskFamily } from "../../lib/engine/corpus/example";
+import type { Example, TaskFamily } from "../../lib/engine/corpus/example";
 import { sampleExamples, type Split } from "../../lib/engine/corpus/generate";
 
 export interface Task {
@@ -21,18 +21,23 @@ export interface Task {
 export type RewardKind = "exact" | "digits" | "even";
 
 export function corpusTasks(o: { families: TaskFamily[]; split: Split; seed: number; count: number; reward?: RewardKind }): Task[] {
-  return sampleExamples(o).map((example) => ({
+  return sampleExamples(o).map((example) => taskOf(example, o.reward));
+}
+
+/** A corpus example as a task rewarded by `reward` (default "exact": the example's checker). */
+export function taskOf(example: Example, reward: RewardKind = "exact"): Task {
+  return {
     family: example.family,
     messages: example.messages.map((m) => ({ role: m.role, content: m.content }) as ChatCompletionMessageParam),
     answer: example.answer,
     reward: (choice) => {
       if (choice.finish_reason !== "stop") return 0;
       const reply = choice.message.content ?? "";
-      if (o.reward === "digits") return digitReward(example.answer, reply);
-      if (o.reward === "even") return /^-?\d*[02468]$/.test(reply.trim()) ? 1 : 0;
+      if (reward === "digits") return digitReward(example.answer, reply);
+      if (reward === "even") return /^-?\d*[02468]$/.test(reply.trim()) ? 1 : 0;
       return example.check(reply) ? 1 : 0;
     },
-  }));
+  };
 }
 
 /** Share of digit positions right, aligned from the right (a sign counts as a position); 0 for a

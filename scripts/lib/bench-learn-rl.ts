@@ -2,11 +2,15 @@
 // of RL jobs (rollouts → trajectory groups → job → ART's event loop → the new step), held-out
 // reward after. Everything goes through the HTTP API, as an ART user's code does.
 import { Anneal, inferenceName, type RlConfig, type TrajectoryGroup } from "../../examples/lib/anneal";
+import { capitalizeTasks } from "../../examples/lib/capitalize-tasks";
 import { mapLimit, mean, rewardPerTask, rolloutGroup } from "../../examples/lib/rollout";
 import { corpusTasks, type RewardKind, type Task } from "../../examples/lib/tasks";
 import type { TaskFamily } from "../../lib/engine/corpus/example";
+import type { Split } from "../../lib/engine/corpus/generate";
 
 export interface RlSettings {
+  /** "capitalize" (examples/lib/capitalize-tasks.ts, exact answer), or corpus families with `reward`. */
+  task: "capitalize" | "corpus";
   families: TaskFamily[];
   reward: RewardKind;
   jobs: number;
@@ -30,7 +34,11 @@ export interface Measurement {
 
 export interface RlJobLog {
   step: number;
+  /** Mean reward of the job's rollouts: fresh prompts each job, from the weights before it. */
   trainReward: number;
+  /** mean_ratio of the job's first gradient step: exp(trainer's − server's log π) averaged over
+   *  the tokens, before this job changed any weight (1 when serving and training agree). */
+  firstStepRatio: number | null;
   trainableGroups: number;
   gradientSteps: number;
   rolloutSeconds: number;
@@ -45,9 +53,14 @@ export interface RlSeedResult {
   seconds: number;
 }
 
-/** Held-out prompts (the corpus's held-out split, one fixed set for every seed). */
+function rlTasks(s: RlSettings, split: Split, seed: number, count: number): Task[] {
+  if (s.task === "capitalize") return capitalizeTasks({ split, seed, count });
+  return corpusTasks({ families: s.families, split, seed, count, reward: s.reward });
+}
+
+/** Held-out prompts (the held-out split, one fixed set for every seed). */
 export function heldoutTasks(s: RlSettings): Task[] {
-  return corpusTasks({ families: s.families, split: "heldout", seed: 11, count: s.heldoutPrompts, reward: s.reward });
+  return rlTasks(s, "heldout", 11, s.heldoutPrompts);
 }
 
 export async function measure(anneal: Anneal, model: string, tasks: Task[], s: RlSettings): Promise<Measurement> {
@@ -64,7 +77,7 @@ export async function runRlSeed(anneal: Anneal, seed: number, s: RlSettings, run
   const before = await measure(anneal, inferenceName(model), heldout, s);
   log(`seed ${seed}: before: sampled ${before.sampled.toFixed(3)}, greedy ${before.greedy.toFixed(3)} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 
-  const train = corpusTasks({ families: s.families, split: "train", seed: 1000 + seed, count: s.jobs * s.groupsPerJob, reward: s.reward });
+  const train = rlTasks(s, "train", 1000 + seed, s.jobs * s.groupsPerJob);
   const jobs: RlJobLog[] = [];
   for (let j = 0; j < s.jobs; j++) {
     const t0 = performance.now();
@@ -74,15 +87,16 @@ export async function runRlSeed(anneal: Anneal, seed: number, s: RlSettings, run
       rolloutGroup(anneal, name, task, s.groupSize, { temperature: 1, maxTokens: s.maxTokens, seed: seed * 1_000_003 + j * 1_009 + i * 17 }));
     const t1 = performance.now();
     const jobId = await anneal.submitRlJob(model.id, groups, s.config);
-    let gradientSteps = 0;
-    await anneal.waitForJob(jobId, { pollMs: s.pollMs, onEvent: (e) => void (e.type === "gradient_step" && gradientSteps++) });
+    const ratios: number[] = []; // each gradient step's mean_ratio
+    await anneal.waitForJob(jobId, { pollMs: s.pollMs, onEvent: (e) => void (e.type === "gradient_step" && ratios.push(Number(e.data.mean_ratio))) });
+    const [gradientSteps, firstStepRatio] = [ratios.length, ratios[0] ?? null];
     const step = await anneal.latestStep(model.id);
     const rewards = groups.flatMap((g) => g.trajectories.map((t) => t.reward));
     const trainableGroups = groups.filter((g) => new Set(g.trajectories.map((t) => t.reward)).size > 1).length;
-    const entry = { step, trainReward: mean(rewards), trainableGroups, gradientSteps, rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (performance.now() - t1) / 1000 };
+    const entry = { step, trainReward: mean(rewards), firstStepRatio, trainableGroups, gradientSteps, rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (performance.now() - t1) / 1000 };
     jobs.push(entry);
     log(`seed ${seed}: job ${j + 1}/${s.jobs} → step ${step}: rollout reward ${entry.trainReward.toFixed(3)}, ${trainableGroups}/${groups.length} groups trainable, ` +
-      `${gradientSteps} gradient steps, rollouts ${entry.rolloutSeconds.toFixed(1)} s, job ${entry.trainSeconds.toFixed(1)} s`);
+      `${gradientSteps} gradient steps (first step's mean ratio ${firstStepRatio?.toFixed(5) ?? "-"}), rollouts ${entry.rolloutSeconds.toFixed(1)} s, job ${entry.trainSeconds.toFixed(1)} s`);
   }
   const after = await measure(anneal, inferenceName(model), heldout, s);
   log(`seed ${seed}: after: sampled ${after.sampled.toFixed(3)}, greedy ${after.greedy.toFixed(3)}`);

@@ -53,7 +53,9 @@ export function tokenizerTrainingTexts(count = 4000, seed = 0): string[] {
   return sampleExamples({ seed, split: "train", count }).map((e) => renderChat(withAnswer(e)));
 }
 
-function splitOf(example: Example, heldoutFraction: number): Split {
+/** The split a prompt belongs to: its hash, so every stream (and any restyled task built on the
+ *  corpus's vocabularies) agrees on it. */
+export function splitOf(example: Pick<Example, "messages">, heldoutFraction: number): Split {
   return fnv1a(JSON.stringify(example.messages)) / 4294967296 < heldoutFraction ? "heldout" : "train";
 }
 
