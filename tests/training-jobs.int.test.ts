@@ -1,8 +1,13 @@
 import { spawn, type ChildProcess } from "node:child_process";
+import fs from "node:fs";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
+import { readLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
+import { absoluteCheckpointPath } from "@/lib/training/jobs/job-files";
+import type { JobRun } from "@/lib/training/jobs/load-job-task";
 import { claimJob } from "@/lib/training/jobs/queue";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
+import { jobStateDir } from "@/lib/training/jobs/saved-states";
 import { eventPage, jobSchema, type EventDto, type JobDto } from "@/lib/training/jobs/schemas";
 import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
@@ -68,6 +73,63 @@ async function allEvents(id: string): Promise<EventDto[]> {
     if (!page.has_more) return events;
     after = page.last_id;
   }
+}
+
+const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 45_000) => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await getDb().trainingJob.findMany({ omit: { input: true }, where: { status: { in: ["queued", "running"] } } }))}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+};
+
+/** A job long enough to interrupt: 150 gradient steps of one example each. */
+async function submitLongSft(name: string) {
+  const model = await createModel(name);
+  const data = Array.from({ length: 150 }, (_, i) => SFT_EXAMPLES[i % SFT_EXAMPLES.length]);
+  const res = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: model.id, training_data: data, config: { batch_size: 1 } } }));
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return { model, id: res.body.id as string };
+}
+
+/** The steps of the states saved for a job, on disk. */
+const stateSteps = (id: string) =>
+  (fs.existsSync(jobStateDir(id)) ? fs.readdirSync(jobStateDir(id)) : []).map((f) => /-s(\d+)\.state$/.exec(f)).filter((m) => m !== null).map((m) => Number(m[1]));
+
+const jobRow = (id: string) => getDb().trainingJob.findUniqueOrThrow({ where: { id }, omit: { input: true } });
+
+/** Once a job's saved state is committed past `minStep` and it has gone a few steps further. */
+const savedPast = (id: string, minStep: number) => async () => {
+  const job = await jobRow(id);
+  return (job.resumeStep ?? 0) >= minStep && job.stepsDone >= job.resumeStep! + 3;
+};
+
+/** What a resumed job must show: each gradient step once, in order, none past num_sequences, the
+ *  later attempt's runs resuming from its saved state, and no saved state left. */
+async function expectResumed(id: string, savedStep: number) {
+  const job = await getJob(id);
+  expect(job.status).toBe("succeeded");
+  const events = await allEvents(id);
+  expect(events.filter((e) => e.type === "training_started")).toHaveLength(1);
+  const steps = events.filter((e) => e.type === "gradient_step").map((e) => e.data.step);
+  expect(steps).toEqual(Array.from({ length: job.num_sequences! }, (_, i) => i + 1));
+  expect(job.steps_done).toBe(job.num_sequences);
+  expect(events.at(-1)!.type).toBe("training_ended");
+  const runs = (await jobRow(id)).runs as unknown as JobRun[];
+  expect(runs.map((r) => r.resumedFromStep)).toEqual([0, savedStep]);
+  expect(fs.existsSync(jobStateDir(id))).toBe(false);
+  return { job, events, runs };
+}
+
+/** The weights of a model's newest checkpoint. */
+async function newestWeights(modelId: string) {
+  const checkpoint = await getDb().checkpoint.findFirstOrThrow({ where: { modelId }, orderBy: { step: "desc" } });
+  return readLlamaGguf(absoluteCheckpointPath(checkpoint.file)).weights;
+}
+
+async function expectSameWeights(modelA: string, modelB: string) {
+  const [a, b] = [await newestWeights(modelA), await newestWeights(modelB)];
+  for (const name of Object.keys(a)) expect(Buffer.from(b[name].buffer).equals(Buffer.from(a[name].buffer)), name).toBe(true);
 }
 
 /** Sampled completions of the model with logprobs: what an ART rollout records. */
@@ -322,12 +384,16 @@ describe("the queue under concurrency", () => {
 });
 
 // Worker processes need a database they can share: PostgreSQL (TEST_DATABASE_URL in npm test).
-describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) and crashes", () => {
+// Each test starts worker processes (several seconds each on a busy machine).
+describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) and crashes", { timeout: 150_000 }, () => {
   const workers = new Set<ChildProcess>();
   const startWorker = () => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
       cwd: process.cwd(),
-      env: { ...process.env, ANNEAL_JOB_LEASE_MS: "1500", ANNEAL_JOB_HEARTBEAT_MS: "200", ANNEAL_JOB_POLL_MS: "100", ANNEAL_JOB_MAX_ATTEMPTS: "2", ANNEAL_LOG_LEVEL: "error" },
+      env: {
+        ...process.env, ANNEAL_JOB_LEASE_MS: "1500", ANNEAL_JOB_HEARTBEAT_MS: "200", ANNEAL_JOB_POLL_MS: "100", ANNEAL_JOB_MAX_ATTEMPTS: "2", ANNEAL_LOG_LEVEL: "error",
+        ANNEAL_TRAINING_SAVE_STEPS: "10", ANNEAL_TRAINING_SAVE_SECONDS: "0",
+      },
       stdio: ["ignore", "pipe", "pipe"],
     });
     workers.add(child);
@@ -338,20 +404,12 @@ describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) an
     child.once("exit", () => resolve());
     child.kill("SIGKILL");
   });
-  const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 45_000) => {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(await getDb().trainingJob.findMany({ omit: { input: true }, where: { status: { in: ["queued", "running"] } } }))}`);
-      await new Promise((r) => setTimeout(r, 50));
-    }
-  };
   const longSft = async (name: string) => {
     const model = await createModel(name);
     const many = Array.from({ length: 3000 }, (_, i) => SFT_EXAMPLES[i % SFT_EXAMPLES.length]);
     const res = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: model.id, training_data: many, config: { batch_size: 1 } } }));
     return { model, id: res.body.id as string };
   };
-  const training = (id: string) => async () => (await getJob(id)).steps_done >= 2;
 
   beforeAll(async () => {
     await runner.stop(); // only the worker processes train here
@@ -364,31 +422,70 @@ describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) an
     await runner.start();
   });
 
-  it("retries a job whose worker was killed (kill -9): one training_started, one terminal event, one checkpoint", async () => {
-    const { model, id } = await longSft("crash-retry");
+  it("resumes a job whose worker was killed (kill -9) from its last save: each step once, the uninterrupted run's weights, one checkpoint", async () => {
+    const { model, id } = await submitLongSft("crash-resume");
     const first = startWorker();
-    await until("the first worker to train", training(id));
+    await until("a saved state and steps past it", savedPast(id, 20));
     await killed(first);
-    await getDb().trainingJob.update({ where: { id }, data: { input: JSON.stringify({ training_data: SFT_EXAMPLES }) } }); // the retry is short
-    startWorker();
-    const job = await waitFinished(id, 60_000);
-    expect(job).toMatchObject({ status: "succeeded", attempts: 2, checkpoint_step: 1 });
-    const events = await allEvents(id);
-    expect(events.filter((e) => e.type === "training_started")).toHaveLength(1);
-    expect(events.filter((e) => e.type === "training_ended" || e.type === "training_failed")).toHaveLength(1);
-    expect(events.at(-1)!.type).toBe("training_ended");
-    expect(events.filter((e) => e.type === "gradient_step" && e.data.attempt === 2).length).toBeGreaterThan(0);
+    const atKill = await jobRow(id);
+    const second = startWorker();
+    await waitFinished(id, 60_000);
+    const { job, events, runs } = await expectResumed(id, atKill.resumeStep!);
+    expect(job).toMatchObject({ attempts: 2, checkpoint_step: 1 });
+    // Steps the first attempt reported stand; the retry reports the rest, tagged with its attempt.
+    const attempts = events.filter((e) => e.type === "gradient_step").map((e) => e.data.attempt ?? 1);
+    expect(attempts).toEqual(attempts.map((_, i) => (i < atKill.stepsDone ? 1 : 2)));
+    expect(runs.map((r) => [r.attempt, r.pid])).toEqual([[1, first.pid], [2, second.pid]]);
     expect(await getDb().checkpoint.count({ where: { modelId: model.id } })).toBe(1);
+
+    const uninterrupted = await submitLongSft("crash-uninterrupted");
+    expect((await waitFinished(uninterrupted.id, 60_000)).status).toBe("succeeded");
+    await expectSameWeights(uninterrupted.model.id, model.id);
   });
 
-  it("fails a job with training_failed once every attempt's worker died", async () => {
+  it("resumes a job handed back by a worker's clean shutdown (SIGTERM) from its last save, without counting an attempt", async () => {
+    const { id } = await submitLongSft("sigterm-resume");
+    const first = startWorker();
+    await until("a saved state and steps past it", savedPast(id, 20));
+    await new Promise<void>((resolve) => {
+      first.once("exit", () => resolve());
+      first.kill("SIGTERM");
+    });
+    const handedBack = await jobRow(id);
+    expect(handedBack).toMatchObject({ status: "queued", attempts: 0 });
+    // Committing a state deleted the one it replaced; only states newer than it may be beside it.
+    expect(stateSteps(id)).toContain(handedBack.resumeStep);
+    expect(stateSteps(id).filter((step) => step < handedBack.resumeStep!)).toEqual([]);
+    startWorker();
+    await waitFinished(id, 60_000);
+    const { runs } = await expectResumed(id, handedBack.resumeStep!);
+    expect(runs.map((r) => r.attempt)).toEqual([1, 1]);
+  });
+
+  it("removes a running job's saved states when it is cancelled", async () => {
+    const { id } = await submitLongSft("cancel-saved");
+    startWorker();
+    await until("a saved state", savedPast(id, 10));
+    expect(stateSteps(id).length).toBeGreaterThan(0);
+    await json(api("POST", `/v1/preview/training-jobs/${id}/cancel`, { bearer: user.key }));
+    expect((await waitFinished(id, 60_000)).status).toBe("cancelled");
+    // Right after the end: its worker removes them once the thread it stopped has exited.
+    await until("the saved states removed", async () => !fs.existsSync(jobStateDir(id)), 5_000);
+  });
+
+  it("fails a job with training_failed once every attempt's worker died, and removes its saved state", async () => {
     const { model, id } = await longSft("crash-fail");
+    let reported = 0;
     for (let attempt = 1; attempt <= 2; attempt++) {
       const worker = startWorker();
-      await until(`attempt ${attempt} to train`, async () => (await getJob(id)).attempts === attempt && (await getJob(id)).steps_done >= 2);
+      await until(`attempt ${attempt} to train past a save`, async () => {
+        const job = await getJob(id);
+        return job.attempts === attempt && job.steps_done >= reported + 12;
+      });
       await killed(worker);
-      await getDb().trainingJob.update({ where: { id }, data: { stepsDone: 0 } });
+      reported = (await getJob(id)).steps_done;
     }
+    expect(fs.existsSync(jobStateDir(id))).toBe(true);
     startWorker(); // finds the lease expired with no attempts left
     const job = await waitFinished(id, 60_000);
     expect(job.status).toBe("failed");
@@ -397,6 +494,7 @@ describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) an
     expect(events.filter((e) => e.type === "training_failed")).toHaveLength(1);
     expect(events.at(-1)!.type).toBe("training_failed");
     expect(await getDb().checkpoint.count({ where: { modelId: model.id } })).toBe(0);
+    expect(fs.existsSync(jobStateDir(id))).toBe(false);
   });
 
   it("two workers share the queue without running a job twice; each model's jobs run in order", async () => {

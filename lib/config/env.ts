@@ -36,6 +36,11 @@ const envSchema = z.object({
   ANNEAL_JOB_STALL_MS: z.coerce.number().int().min(100).default(600_000),
   /** Jobs one process trains at once (each on its own thread). 0 in npm start: no embedded runner. */
   ANNEAL_TRAINING_CONCURRENCY: z.coerce.number().int().min(0).default(1),
+  /** A running job saves its training state (weights, AdamW moments, step) every this many gradient
+   *  steps or seconds, whichever comes first (0: not by that measure; both 0: never), so a retry
+   *  after a crash resumes from it instead of step 0. */
+  ANNEAL_TRAINING_SAVE_STEPS: z.coerce.number().int().min(0).default(100),
+  ANNEAL_TRAINING_SAVE_SECONDS: z.coerce.number().min(0).default(10),
   /** How long an annotator's claim on a queue item lasts; an expired claim returns the item to the pool. */
   ANNEAL_ANNOTATION_CLAIM_MS: z.coerce.number().int().min(100).default(600_000),
 });

@@ -1,14 +1,19 @@
 // A claimed job → the task its training thread runs: the base model (it must be trainable here),
 // the weights to start from (the newest surviving checkpoint, else the base), the data (inline,
-// or an uploaded JSONL file), and where the new checkpoint goes.
+// or an uploaded JSONL file), where the new checkpoint goes, and where this attempt saves its
+// state (and the saved state it resumes from, when an earlier attempt left one).
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
+import type { Prisma } from "@/lib/db/generated/client";
+import { log } from "@/lib/log";
 import { trainableBase, trainingDefaults } from "@/lib/training/trainable-base";
 import { parseSftJsonl } from "@/lib/training/sft/sft-jsonl";
 import { absoluteCheckpointPath, checkpointFileFor, optimizerStatePath, removeCheckpointFiles } from "./job-files";
 import { appendOwnedEvents, type LeaseState } from "./queue";
+import { jobStateDir, resumeStateFile } from "./saved-states";
 import type { JobKind } from "./schemas";
 import type { TrainingTask } from "./train/run-training";
 
@@ -18,8 +23,28 @@ export interface LoadedJob {
   task: TrainingTask;
   /** The checkpoint file, relative to the checkpoints directory. */
   checkpointFile: string;
-  /** Writes training_started (once per job, whatever the attempt) and the step count. */
-  started(workerId: string, numSequences: number): Promise<LeaseState>;
+  /** Gradient steps already in the job's event feed (an earlier attempt's): not reported again. */
+  reportedSteps: number;
+  /** Writes training_started (once per job, whatever the attempt) and the step count, and records
+   *  who runs this attempt from which step. */
+  started(workerId: string, numSequences: number, fromStep: number): Promise<LeaseState>;
+}
+
+/** One claim of a job, as the job's `runs` keep it. */
+export interface JobRun {
+  attempt: number;
+  worker: string;
+  hostname: string;
+  pid: number;
+  /** Gradient steps done by earlier attempts that this one resumed from (0: from the start). */
+  resumedFromStep: number;
+  startedAt: string;
+}
+
+/** How often a running job saves its state (ANNEAL_TRAINING_SAVE_STEPS / _SECONDS). */
+export interface SaveEvery {
+  steps: number;
+  ms: number;
 }
 
 /** SFT examples as stored: inline, or an uploaded file's id. */
@@ -28,7 +53,7 @@ export type SftData = { training_data: unknown[] } | { file_id: string };
  *  job's validation examples of their own, if any, in `validation`. */
 export type JobInput = { trajectory_groups: unknown[] } | (SftData & { validation?: SftData });
 
-export async function loadJobTask(jobId: string, attempt: number): Promise<LoadedJob> {
+export async function loadJobTask(jobId: string, attempt: number, saveEvery: SaveEvery): Promise<LoadedJob> {
   const job = await getDb().trainingJob.findUniqueOrThrow({
     where: { id: jobId },
     include: { model: { include: { project: { include: { team: true } } } } },
@@ -56,6 +81,8 @@ export async function loadJobTask(jobId: string, attempt: number): Promise<Loade
     outputOptimizer: optimizerStatePath(outputGguf),
     modelName: `${model.project.team.name}/${model.project.name}/${model.name}`,
     step: model.currentStep + 1,
+    save: saveEvery.steps > 0 || saveEvery.ms > 0 ? { dir: jobStateDir(job.id), attempt, everySteps: saveEvery.steps, everyMs: saveEvery.ms } : null,
+    resume: resumeStateFile(job),
   };
   const alreadyStarted = job.numSequences !== null;
   return {
@@ -63,11 +90,16 @@ export async function loadJobTask(jobId: string, attempt: number): Promise<Loade
     modelId: model.id,
     task,
     checkpointFile,
-    // A retried job trains the same data again: its training_started stands (clients have seen it).
-    started: async (workerId, numSequences) =>
-      alreadyStarted
-        ? { owned: true, cancelRequested: false }
-        : appendOwnedEvents(job.id, workerId, [{ type: "training_started", data: { num_sequences: numSequences } }], { numSequences }),
+    reportedSteps: job.stepsDone,
+    started: async (workerId, numSequences, fromStep) => {
+      const run: JobRun = { attempt, worker: workerId, hostname: os.hostname(), pid: process.pid, resumedFromStep: fromStep, startedAt: new Date().toISOString() };
+      log.info(fromStep > 0 ? `training job: attempt ${attempt} resumed from step ${fromStep}` : `training job: attempt ${attempt} started`, { jobId: job.id, ...run });
+      const runs = [...(job.runs as unknown as JobRun[]), run] as unknown as Prisma.InputJsonValue;
+      // A retried job trains the same data again: its training_started stands (clients have seen it).
+      return alreadyStarted
+        ? appendOwnedEvents(job.id, workerId, [], { runs })
+        : appendOwnedEvents(job.id, workerId, [{ type: "training_started", data: { num_sequences: numSequences } }], { numSequences, runs });
+    },
   };
 }
 

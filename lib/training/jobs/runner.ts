@@ -7,9 +7,10 @@ import { getEnv } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { log } from "@/lib/log";
 import { startLeaseHeartbeat } from "./lease-heartbeat";
-import { loadJobTask, removeJobOutputs, type LoadedJob } from "./load-job-task";
+import { loadJobTask, removeJobOutputs, type LoadedJob, type SaveEvery } from "./load-job-task";
 import { OwnedJob } from "./owned-job";
 import { claimJob, endOwnedJob, failAbandonedJobs, releaseJob } from "./queue";
+import { removeJobStates, removeStatesOfEndedJobs } from "./saved-states";
 import { ThreadReports } from "./thread-reports";
 import { slotThread, trainOnThread, type ThreadSlot } from "./training-thread";
 import { registerLocalRunner } from "./wake";
@@ -24,7 +25,12 @@ export interface RunnerSettings {
   maxAttempts: number;
   /** Jobs trained at once, each on its own thread. */
   concurrency: number;
+  /** How often a running job saves its state for a retry to resume from (default: the environment's). */
+  saveEvery?: SaveEvery;
 }
+
+/** Saved states of jobs ended elsewhere are looked for this often. */
+const STATE_SWEEP_MS = 10_000;
 
 export function runnerSettingsFromEnv(kind: RunnerSettings["kind"]): RunnerSettings {
   const env = getEnv();
@@ -36,7 +42,13 @@ export function runnerSettingsFromEnv(kind: RunnerSettings["kind"]): RunnerSetti
     pollMs: env.ANNEAL_JOB_POLL_MS,
     maxAttempts: env.ANNEAL_JOB_MAX_ATTEMPTS,
     concurrency: Math.max(1, env.ANNEAL_TRAINING_CONCURRENCY),
+    saveEvery: saveEveryFromEnv(),
   };
+}
+
+function saveEveryFromEnv(): SaveEvery {
+  const env = getEnv();
+  return { steps: env.ANNEAL_TRAINING_SAVE_STEPS, ms: env.ANNEAL_TRAINING_SAVE_SECONDS * 1000 };
 }
 
 export class TrainingRunner {
@@ -47,6 +59,7 @@ export class TrainingRunner {
   /** One training thread per concurrent slot, kept between jobs (starting one costs ~0.6 s). */
   private slots: ThreadSlot[] = [];
   private unregister = () => undefined as unknown;
+  private sweptAt = 0;
 
   constructor(readonly settings: RunnerSettings) {}
 
@@ -80,7 +93,8 @@ export class TrainingRunner {
     while (!this.stopping) {
       try {
         await this.register();
-        await failAbandonedJobs(this.settings.maxAttempts);
+        for (const id of await failAbandonedJobs(this.settings.maxAttempts)) removeJobStates(id);
+        await this.sweepStates();
         const claimed = await claimJob(this.workerId, this.settings.leaseMs, this.settings.maxAttempts);
         if (claimed) {
           slot.jobId = claimed.id;
@@ -105,6 +119,12 @@ export class TrainingRunner {
       const timer = setTimeout(done, ms);
       this.sleepers.add(done);
     });
+  }
+
+  private async sweepStates(): Promise<void> {
+    if (Date.now() - this.sweptAt < STATE_SWEEP_MS) return;
+    this.sweptAt = Date.now();
+    await removeStatesOfEndedJobs();
   }
 
   /** Checks in (system-check counts live workers) and forgets workers gone for a day. */
@@ -136,14 +156,16 @@ export class TrainingRunner {
       await job.settled();
     }
     if (job.outcome !== "succeeded") removeJobOutputs(loaded.task);
+    // Ended here: its saved states go. Lost to another worker, or handed back: they stay for the next attempt.
+    if (job.outcome === "succeeded" || job.outcome === "ended") removeJobStates(jobId);
   }
 
   /** The claimed job's task, or null when it cannot be trained (the job fails saying why). */
   private async load(jobId: string, attempt: number): Promise<LoadedJob | null> {
     try {
-      return await loadJobTask(jobId, attempt);
+      return await loadJobTask(jobId, attempt, this.settings.saveEvery ?? saveEveryFromEnv());
     } catch (error) {
-      await endOwnedJob(jobId, this.workerId, "failed", (error as Error).message);
+      if (await endOwnedJob(jobId, this.workerId, "failed", (error as Error).message)) removeJobStates(jobId);
       return null;
     }
   }

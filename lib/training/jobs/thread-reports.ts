@@ -1,12 +1,15 @@
 // What a training thread reports, turned into its job's writes: training_started, the gradient
-// steps, then the checkpoint or the failure. Steps reported while an earlier write is in flight
-// are written together, in one transaction: a fast job (ms per step) must not cost a transaction
-// per step on a shared database.
+// steps, its saved states, then the checkpoint or the failure. Steps reported while an earlier
+// write is in flight are written together, in one transaction: a fast job (ms per step) must not
+// cost a transaction per step on a shared database. A retried attempt redoes the steps after the
+// state it resumed from; those already in the event feed are not written again (the feed stays
+// append-only, each step once, so a client counting steps against num_sequences stays right).
 import { completeJob } from "./complete-job";
 import type { JobReport } from "./job-report";
 import type { LoadedJob } from "./load-job-task";
 import type { OwnedJob } from "./owned-job";
 import { appendOwnedEvents, type LeaseState } from "./queue";
+import { commitSavedState } from "./saved-states";
 import type { ThreadMessage } from "./train/thread-messages";
 
 type StepEvent = { type: "gradient_step"; data: Record<string, number> };
@@ -14,7 +17,9 @@ type StepEvent = { type: "gradient_step"; data: Record<string, number> };
 export class ThreadReports {
   /** When the thread last reported anything (the heartbeat's stall check). */
   lastHeard = Date.now();
-  private stepsDone = 0;
+  /** Steps in the feed, and the last step heard of (written or about to be). */
+  private stepsDone: number;
+  private lastStep: number;
   private pendingSteps: StepEvent[] = [];
   /** An SFT job's guard rails and sample replies, stored with its end. */
   private report: JobReport | null = null;
@@ -24,18 +29,26 @@ export class ThreadReports {
     private readonly loaded: LoadedJob,
     /** The claim this run is (a retry's steps carry it, so its curve tells the attempts apart). */
     private readonly attempt: number,
-  ) {}
+  ) {
+    this.stepsDone = this.lastStep = loaded.reportedSteps;
+  }
 
   readonly onMessage = (message: ThreadMessage): void => {
     this.lastHeard = Date.now();
     const { job } = this;
     switch (message.type) {
       case "started":
-        job.write(() => this.loaded.started(job.workerId, message.numSequences));
+        job.write(() => this.loaded.started(job.workerId, message.numSequences, message.fromStep));
         break;
       case "step":
+        if (message.metrics.step <= this.lastStep) break; // redone: the feed has it
+        this.lastStep = message.metrics.step;
         this.pendingSteps.push({ type: "gradient_step", data: this.attempt > 1 ? { ...message.metrics, attempt: this.attempt } : message.metrics });
         if (this.pendingSteps.length === 1) job.write(this.flushSteps);
+        break;
+      case "saved":
+        // After the flush of its steps (writes go in order): a retry never resumes past the feed.
+        job.write(() => commitSavedState(job.jobId, job.workerId, message.state));
         break;
       case "report":
         this.report = message.report;
