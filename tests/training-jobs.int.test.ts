@@ -4,7 +4,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { readLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
 import { absoluteCheckpointPath } from "@/lib/training/jobs/job-files";
-import type { JobRun } from "@/lib/training/jobs/load-job-task";
 import { claimJob } from "@/lib/training/jobs/queue";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
 import { jobStateDir } from "@/lib/training/jobs/saved-states";
@@ -115,8 +114,8 @@ async function expectResumed(id: string, savedStep: number) {
   expect(steps).toEqual(Array.from({ length: job.num_sequences! }, (_, i) => i + 1));
   expect(job.steps_done).toBe(job.num_sequences);
   expect(events.at(-1)!.type).toBe("training_ended");
-  const runs = (await jobRow(id)).runs as unknown as JobRun[];
-  expect(runs.map((r) => r.resumedFromStep)).toEqual([0, savedStep]);
+  const { runs } = job;
+  expect(runs.map((r) => r.resumed_from_step)).toEqual([0, savedStep]);
   expect(fs.existsSync(jobStateDir(id))).toBe(false);
   return { job, events, runs };
 }
