@@ -6,7 +6,7 @@ import { readLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
 import { absoluteCheckpointPath } from "@/lib/training/jobs/job-files";
 import { claimJob } from "@/lib/training/jobs/queue";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
-import { jobStateDir } from "@/lib/training/jobs/saved-states";
+import { jobStateDir, removeStatesOfEndedJobs } from "@/lib/training/jobs/saved-states";
 import { eventPage, jobSchema, type EventDto, type JobDto } from "@/lib/training/jobs/schemas";
 import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
@@ -314,6 +314,25 @@ describe("job lifecycle", () => {
       const again = await json(api("POST", `/v1/preview/training-jobs/${job.id}/cancel`, { bearer: user.key }));
       expect(again.status).toBe(200);
       expect((await json(api("DELETE", `/v1/preview/models/${model.id}`, { bearer: user.key }))).status).toBe(200);
+    } finally {
+      runner = new TrainingRunner(runner.settings);
+      await runner.start();
+    }
+  });
+
+  it("removes the saved state of a job cancelled while queued (after a hand-back), and keeps a queued job's", async () => {
+    await runner.stop();
+    try {
+      const [cancelled, waiting] = [await submitSft((await createModel("sweep-cancelled")).id), await submitSft((await createModel("sweep-queued")).id)];
+      for (const job of [cancelled, waiting]) {
+        fs.mkdirSync(jobStateDir(job.id), { recursive: true });
+        fs.writeFileSync(`${jobStateDir(job.id)}/a1-s10.state`, "a state a hand-back left");
+      }
+      await json(api("POST", `/v1/preview/training-jobs/${cancelled.id}/cancel`, { bearer: user.key }));
+      await removeStatesOfEndedJobs(); // what every runner does between jobs, at most every 10 s
+      expect(fs.existsSync(jobStateDir(cancelled.id))).toBe(false);
+      expect(fs.existsSync(jobStateDir(waiting.id))).toBe(true);
+      await json(api("POST", `/v1/preview/training-jobs/${waiting.id}/cancel`, { bearer: user.key }));
     } finally {
       runner = new TrainingRunner(runner.settings);
       await runner.start();
