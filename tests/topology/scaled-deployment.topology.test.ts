@@ -135,8 +135,9 @@ describe.skipIf(!SERVER_URL)("a scaled deployment: two web processes, two worker
       expect(events.at(-1)!.type).toBe("training_ended");
       expect(events.filter((e) => e.type === "gradient_step")).toHaveLength(done.num_sequences);
     }
-    const [{ runs }] = (await sql.query(`SELECT runs FROM "TrainingJob" WHERE id = $1`, [long])).rows;
-    expect(runs[1].resumedFromStep).toBeGreaterThanOrEqual(SAVE_STEPS);
+    // The second attempt went on from a state saved by the first, not from step 0.
+    const { runs } = await job(long);
+    expect(runs[1].resumed_from_step).toBeGreaterThanOrEqual(SAVE_STEPS);
     expect(await sql.query(`SELECT count(*)::int AS n FROM "Checkpoint"`).then((r) => r.rows[0].n)).toBe(2);
   }, 360_000);
 
