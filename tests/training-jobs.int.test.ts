@@ -408,8 +408,10 @@ describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) an
   const startWorker = () => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
       cwd: process.cwd(),
+      // A lease of seconds: on a loaded machine a live worker's heartbeat can come late, and with
+      // two attempts a lease lost by the retry fails the job.
       env: {
-        ...process.env, ANNEAL_JOB_LEASE_MS: "1500", ANNEAL_JOB_HEARTBEAT_MS: "200", ANNEAL_JOB_POLL_MS: "100", ANNEAL_JOB_MAX_ATTEMPTS: "2", ANNEAL_LOG_LEVEL: "error",
+        ...process.env, ANNEAL_JOB_LEASE_MS: "3000", ANNEAL_JOB_HEARTBEAT_MS: "200", ANNEAL_JOB_POLL_MS: "100", ANNEAL_JOB_MAX_ATTEMPTS: "2", ANNEAL_LOG_LEVEL: "error",
         ANNEAL_TRAINING_SAVE_STEPS: "10", ANNEAL_TRAINING_SAVE_SECONDS: "0",
       },
       stdio: ["ignore", "pipe", "pipe"],
