@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type APIRequestContext } from "@playwright/test";
 import { adminAuth, signInAsAdmin } from "./session";
 
 // The Models pages as an engineer uses them: create a model from the console, find it listed,
@@ -64,8 +64,9 @@ test("create a model, see logged groups as charts and transcripts, open it in th
   await log("train", [{ trajectories: [trajectory(0.5, "four")] }]);
 
   await page.reload();
-  await expect(page.getByRole("img", { name: "reward by step" })).toBeVisible();
-  await expect(page.getByRole("img", { name: "correct by step" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "reward across jobs by step" })).toBeVisible();
+  await page.getByLabel("Metric").selectOption("correct");
+  await expect(page.getByRole("img", { name: "correct across jobs by step" })).toBeVisible();
   const groups = page.getByTestId("trajectory-group");
   await expect(groups).toHaveCount(3);
   await page.getByLabel("Filter by split").selectOption("val");
@@ -106,4 +107,80 @@ test("create a model, see logged groups as charts and transcripts, open it in th
   // Other specs' models may share the workspace: this one's row is what must be gone.
   await expect(page.getByRole("row", { name: new RegExp(MODEL) })).toHaveCount(0);
   expect((await request.get(`/v1/preview/models/${modelId}`, { headers: adminAuth })).status()).toBe(404);
+});
+
+/** Waits for a job created through the API to succeed (the e2e server's own runner trains it). */
+async function trained(request: APIRequestContext, path: string, data: Record<string, unknown>) {
+  const created = await request.post(path, { headers: adminAuth, data });
+  expect(created.status()).toBe(200);
+  const { id } = (await created.json()) as { id: string };
+  await expect
+    .poll(async () => ((await (await request.get(`/v1/preview/training-jobs/${id}`, { headers: adminAuth })).json()) as { status: string }).status, { timeout: 60_000 })
+    .toBe("succeeded");
+  return id;
+}
+
+test("see a model learn across its jobs on one chart, and compare two of its checkpoints", async ({ page, request }) => {
+  test.setTimeout(150_000);
+  const created = await request.post("/v1/preview/models", { headers: adminAuth, data: { project: "default", name: "e2e-curve", base_model: "anneal/tiny-chat", return_existing: true } });
+  const model = (await created.json()) as { id: string; entity: string; project: string; name: string };
+  expect((await request.put("/v1/me/workspace", { headers: adminAuth, data: { team: model.entity, project: model.project } })).status()).toBe(200);
+  const name = `${model.entity}/${model.project}/${model.name}`;
+  const logVal = async (reward: number) => {
+    const response = await request.post(`/v1/preview/models/${model.id}/log`, { headers: adminAuth, data: { split: "val", trajectory_groups: [{ trajectories: [trajectory(reward, "4")] }] } });
+    expect(response.status()).toBe(200);
+  };
+
+  // Held-out reward before training, after an SFT job (2 steps) and after an RL job (1 step).
+  await logVal(0.25);
+  const training_data = ["Hi.", "Name?", "Who are you?", "Hello!"].map((prompt) => ({ messages: [{ role: "user", content: prompt }, { role: "assistant", content: "I am Anneal." }] }));
+  const sft = await trained(request, "/v1/preview/sft-training-jobs", { model_id: model.id, training_data, config: { batch_size: 2 } });
+  await logVal(0.5);
+  const choice = (content: string) => ({ index: 0, finish_reason: "stop", message: { role: "assistant", content } });
+  const group = { trajectories: [1, 0].map((reward) => ({ messages_and_choices: [{ role: "user", content: "Name?" }, choice(reward ? "I am Anneal." : "No.")], reward })) };
+  const rl = await trained(request, "/v1/preview/training-jobs", { model_id: model.id, trajectory_groups: [group] });
+  await logVal(0.75);
+
+  // The model's page: reward across both jobs on one axis, each job's span named and linked.
+  await signInAsAdmin(page);
+  await page.goto(`/models/${model.id}`);
+  await expect(page.getByRole("img", { name: "reward across jobs by step" })).toBeVisible();
+  const jobs = page.getByRole("navigation", { name: "Jobs on this chart" }).getByTestId("curve-job");
+  await expect(jobs).toHaveCount(2);
+  await expect(jobs.first()).toHaveAccessibleName(new RegExp(`^SFT · ${sft.slice(-8)}: steps 1–\\d+, wrote checkpoint step 1$`));
+  await expect(jobs.last()).toHaveAccessibleName(new RegExp(`^RL · ${rl.slice(-8)}: steps (\\d+)–\\1, wrote checkpoint step 2$`));
+  await expect(page.getByLabel("Metric").locator("option[value=reward]")).toContainText("val/reward");
+  await page.getByLabel("Metric").selectOption("loss");
+  await expect(page.getByRole("img", { name: "loss across jobs by step" })).toBeVisible();
+  await jobs.last().click();
+  await expect(page).toHaveURL(new RegExp(`/jobs/${rl}$`));
+
+  // The playground: column B on the SFT job's checkpoint, picked from the list, beside the latest.
+  await page.goto(`/playground?model=${encodeURIComponent(name)}`);
+  await page.getByRole("button", { name: "Compare" }).click();
+  const params = page.getByRole("complementary", { name: "Parameters" });
+  await params.getByRole("tab", { name: "B" }).click();
+  const picker = params.getByLabel("Checkpoint");
+  await expect(picker).toHaveValue("");
+  await expect(picker.locator("option")).toHaveText([
+    "Latest (step 2)",
+    new RegExp(`^step 2 · .+ · val/reward 0.75 · RL · ${rl.slice(-8)}$`),
+    new RegExp(`^step 1 · .+ · val/reward 0.5 · SFT · ${sft.slice(-8)}$`),
+    "step 0 · base model · val/reward 0.25",
+  ]);
+  await picker.selectOption("1");
+  await expect(params.getByTestId("checkpoint-source")).toContainText(new RegExp(`^Written by SFT · ${sft.slice(-8)}, .+ · val/reward 0.5$`));
+  await params.getByLabel("Max tokens").fill("8");
+  await params.getByRole("tab", { name: "A" }).click();
+  await params.getByLabel("Max tokens").fill("8");
+  const bodies: { model?: string }[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/v1/chat/completions") && r.method() === "POST") bodies.push(r.postDataJSON() as { model?: string });
+  });
+  await page.getByLabel("Message", { exact: true }).fill("Who are you?");
+  await page.keyboard.press("Control+Enter");
+  await expect(page.getByTestId("column-B").getByTestId("run-usage")).toHaveText(/completion tokens/);
+  await expect(page.getByTestId("column-A").getByTestId("run-usage")).toHaveText(/completion tokens/);
+  await expect(page.getByTestId("column-B")).toContainText(`${name}:step1`);
+  expect(bodies.map((b) => b.model).sort()).toEqual([name, `${name}:step1`]);
 });

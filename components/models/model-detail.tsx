@@ -1,14 +1,14 @@
 "use client";
 
 import { CheckpointsPanel } from "@/components/models/checkpoints-panel";
-import { MetricsPanel } from "@/components/models/metrics-panel";
+import { LearningCurvePanel } from "@/components/models/learning-curve-panel";
 import { ModelHeader } from "@/components/models/model-header";
 import { ModelJobs } from "@/components/models/model-jobs-slot";
 import { useTrainedModel } from "@/components/models/queries";
 import { TrajectoryGroupsPanel } from "@/components/models/trajectory-groups-panel";
 import { DetailLoadError, DetailSkeleton } from "@/components/ui/detail-page";
 
-/** /models/{id}: header, metric charts, checkpoints, the model's jobs, logged trajectory groups. */
+/** /models/{id}: header, metrics across its jobs, checkpoints, the model's jobs, logged trajectory groups. */
 export function ModelDetail({ modelId, origin }: { modelId: string; origin: string }) {
   const model = useTrainedModel(modelId);
 
@@ -27,7 +27,7 @@ export function ModelDetail({ modelId, origin }: { modelId: string; origin: stri
     <>
       <ModelHeader model={model.data} />
       <div className="space-y-5">
-        <MetricsPanel modelId={modelId} />
+        <LearningCurvePanel modelId={modelId} />
         <CheckpointsPanel model={model.data} />
         <ModelJobs model={model.data} />
         <TrajectoryGroupsPanel modelId={modelId} origin={origin} />

@@ -9,6 +9,7 @@ import type {
   createModelBody,
   deletedCheckpointsSchema,
   deletedModelSchema,
+  learningCurveSchema,
   loggedTrajectoryGroupPage,
   loggedTrajectoryGroupSchema,
   loggedTrajectorySchema,
@@ -18,6 +19,7 @@ import type {
   modelSchema,
 } from "@/lib/training/models/schemas";
 import { apiFetch } from "@/lib/client/api-fetch";
+import { curveIsLive } from "@/lib/client/learning-curve";
 
 // The models domain's data for the console: one query-key factory and one hook per API call.
 // Shapes are the API's own zod schemas (lib/training/models/schemas.ts), imported as types only.
@@ -43,6 +45,8 @@ export const modelKeys = {
   detail: (id: string) => [...modelKeys.all, "detail", id] as const,
   checkpoints: (id: string) => [...modelKeys.detail(id), "checkpoints"] as const,
   metrics: (id: string) => [...modelKeys.detail(id), "metrics"] as const,
+  learningCurve: (id: string) => [...modelKeys.detail(id), "learning-curve"] as const,
+  byName: (name: string) => [...modelKeys.lists(), "by-name", name] as const,
   groups: (id: string, filter: GroupFilter) => [...modelKeys.detail(id), "trajectory-groups", filter] as const,
 };
 
@@ -91,6 +95,29 @@ export function useModelMetrics(id: string) {
     queryKey: modelKeys.metrics(id),
     queryFn: ({ signal }) => apiFetch<z.infer<typeof modelMetricsSchema>>(`/v1/preview/models/${segment(id)}/metrics`, { signal }),
     select: (result) => result.data,
+  });
+}
+
+/** Jobs, gradient steps and checkpoints on one axis; polled while a job may still move it. */
+export function useLearningCurve(id: string | undefined) {
+  return useQuery({
+    queryKey: modelKeys.learningCurve(id ?? ""),
+    queryFn: ({ signal }) => apiFetch<z.infer<typeof learningCurveSchema>>(`/v1/preview/models/${segment(id!)}/learning-curve`, { signal }),
+    enabled: Boolean(id),
+    refetchInterval: (query) => (curveIsLive(query.state.data) ? 3000 : false),
+  });
+}
+
+/** A trained model by its inference name (`team/project/name`); null when there is none. */
+export function useTrainedModelByName(name: string | undefined) {
+  const [team, project, model] = name?.split("/") ?? [];
+  return useQuery({
+    queryKey: modelKeys.byName(name ?? ""),
+    queryFn: async ({ signal }) => {
+      const query = new URLSearchParams({ project: `${team}/${project}`, name: model, limit: "1" });
+      return (await apiFetch<z.infer<typeof modelPage>>(`/v1/preview/models?${query}`, { signal })).data[0] ?? null;
+    },
+    enabled: Boolean(model),
   });
 }
 

@@ -3,7 +3,7 @@
 import { ChevronRight } from "lucide-react";
 import { useMemo, useState } from "react";
 import { logGroupsSnippet, Snippet } from "@/components/models/create-model-snippet";
-import { metricSplits } from "@/components/models/metric-series";
+import { metricSplits } from "@/lib/client/metric-series";
 import { useModelMetrics, useTrajectoryGroups, type GroupFilter, type TrajectoryGroup } from "@/components/models/queries";
 import { TrajectoryTranscript } from "@/components/models/trajectory-transcript";
 import { INPUT_CLASS } from "@/components/ui/field";

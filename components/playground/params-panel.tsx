@@ -3,11 +3,12 @@
 import { X } from "lucide-react";
 import { useId, useState, type ReactNode } from "react";
 import type { Model } from "@/components/inference/queries";
+import { CheckpointPicker } from "@/components/playground/checkpoint-picker";
 import type { RunSettings, SettingsErrors, SettingsField } from "@/components/playground/run-settings";
 import { Skeleton } from "@/components/ui/skeleton";
 import { errorMessage } from "@/lib/client/api-fetch";
 
-// The parameters of one column: model (base models and trained models, a checkpoint by step),
+// The parameters of one column: model (base models and trained models, one of its checkpoints),
 // sampling, length, seed, stop sequences, a JSON schema for structured output, and logprobs.
 // Validation messages sit under each field; empty fields take the server's defaults.
 
@@ -129,21 +130,14 @@ function ModelPicker({ value, onChange, models, error }: { value: string; onChan
         </select>
       </Row>
       {isTrained && (
-        <Row label="Checkpoint" htmlFor={stepId} hint="A step of this model, or empty for its latest checkpoint">
-          <div className="flex items-center gap-1 text-[12px] text-zinc-500">
-            step
-            <input
-              id={stepId}
-              inputMode="numeric"
-              placeholder="latest"
-              value={step}
-              onChange={(e) => {
-                const next = e.target.value.replace(/\D/g, "");
-                onChange(next ? `${selected}:step${next}` : selected);
-              }}
-              className={`${COMPACT_INPUT} w-20 text-right tabular-nums`}
-            />
-          </div>
+        <Row label="Checkpoint" htmlFor={stepId} hint="One of this model's checkpoints, or its latest" wide>
+          <CheckpointPicker
+            id={stepId}
+            className={`${COMPACT_INPUT} w-full pr-7`}
+            model={selected}
+            step={step}
+            onChange={(next) => onChange(next ? `${selected}:step${next}` : selected)}
+          />
         </Row>
       )}
       {list.find((m) => m.id === selected)?.description && (

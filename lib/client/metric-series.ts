@@ -1,7 +1,10 @@
-import type { StepMetrics } from "@/components/models/queries";
-
-// Shapes GET .../metrics for charts, once: metric keys are split-prefixed (`train/reward`,
+// Shapes metrics by step for charts, once: metric keys are split-prefixed (`train/reward`,
 // `val/reward`, `train/loss`), and one chart shows one metric across its splits.
+
+export interface StepMetrics {
+  step: number;
+  metrics: Record<string, number>;
+}
 
 export interface MetricFamily {
   /** The metric without its split: `reward`, `loss`, ... */
@@ -12,7 +15,7 @@ export interface MetricFamily {
   points: ({ step: number } & Record<string, number>)[];
 }
 
-const FIRST = ["reward", "loss"];
+const FIRST = ["reward", "accuracy", "loss"];
 const SPLIT_ORDER = ["train", "val", "test"];
 
 export const metricName = (key: string) => (key.includes("/") ? key.slice(key.indexOf("/") + 1) : key);
