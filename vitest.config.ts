@@ -1,8 +1,9 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
 
-// Two suites: `unit` (pure logic, engine math) and `integration` (route handlers against a real
-// database: in-memory PGlite by default, PostgreSQL when TEST_DATABASE_URL is set).
+// Three suites: `unit` (pure logic, engine math), `integration` (route handlers against a real
+// database: in-memory PGlite by default, PostgreSQL when TEST_DATABASE_URL is set) and `topology`
+// (the scaled deployment's processes on PostgreSQL, against the production build).
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
   test: {
@@ -26,6 +27,17 @@ export default defineConfig({
           setupFiles: ["./tests/setup-db.ts"],
           testTimeout: 60_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // Anneal's own processes (npm start, npm run worker) on PostgreSQL: after the production
+          // build, with TEST_DATABASE_URL (scripts/test.mjs).
+          name: "topology",
+          include: ["tests/**/*.topology.test.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -1,5 +1,6 @@
 // npm test: the whole suite, in order — types, unit, integration (PGlite; again on PostgreSQL when
-// TEST_DATABASE_URL is set), a production build, then Playwright e2e against it. Every step runs
+// TEST_DATABASE_URL is set), a production build, then Playwright e2e against it and (with
+// TEST_DATABASE_URL) the scaled deployment's processes killed mid-work. Every step runs
 // even after a failure, so one run shows everything that is broken; the exit code is non-zero if
 // any step failed. The last line is the plain "N passed, N failed, N skipped" summary.
 import { spawnSync } from "node:child_process";
@@ -54,6 +55,8 @@ if (run("production build", bin("next"), ["build"])) {
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
   }
+  // Two web processes and two workers on one PostgreSQL, killed mid-work (tests/topology/).
+  if (process.env.TEST_DATABASE_URL) vitest("topology test on PostgreSQL", "topology", "topology", {});
 }
 
 if (failedSteps.length) console.log(`\nfailed steps: ${failedSteps.join(", ")}`);

@@ -24,6 +24,9 @@ interface World {
   /** A (cancelled) training job of `model` and one of `otherModel`. */
   job: string;
   otherJob: string;
+  /** A (cancelled) RL run of `model` and one of `otherModel`. */
+  run: string;
+  otherRun: string;
   /** A recorded call in `team` and one in `other`. */
   call: string;
   otherCall: string;
@@ -140,6 +143,7 @@ const CASES: Record<string, (w: World) => Case> = {
   ...modelRouteCases("getModel", ""),
   ...modelRouteCases("listTrajectoryGroups", "/trajectory-groups"),
   ...modelRouteCases("getModelMetrics", "/metrics"),
+  ...modelRouteCases("feedbackByCheckpoint", "/feedback-by-checkpoint"),
   ...modelRouteCases("getLearningCurve", "/learning-curve"),
   createRlTrainingJob: (w) => jobSubmission("/v1/preview/training-jobs", w, { trajectory_groups: [] }),
   createSftTrainingJob: (w) => jobSubmission("/v1/preview/sft-training-jobs", w, { training_data: [{ messages: [{ role: "assistant", content: "x" }] }] }),
@@ -154,6 +158,10 @@ const CASES: Record<string, (w: World) => Case> = {
   ...jobRouteCases("getTrainingJob", ""),
   ...jobRouteCases("getTrainingJobEvents", "/events"),
   ...jobRouteCases("cancelTrainingJob", "/cancel"),
+  createRlRun: (w) => jobSubmission("/v1/preview/rl-runs", w, { prompts: { source: "inline", items: [{ messages: [{ role: "user", content: "x" }] }] }, checker: { type: "length", max: 5 } }),
+  listRlRuns: () => ({ valid: { path: "/v1/preview/rl-runs" }, foreign: null, forbidden: null }),
+  ...rlRunRouteCases("getRlRun", ""),
+  ...rlRunRouteCases("cancelRlRun", "/cancel"),
   createFile: (w) => {
     const upload = (team?: string) => {
       const form = new FormData();
@@ -308,6 +316,17 @@ function jobRouteCases(id: string, suffix: string): Record<string, (w: World) =>
   };
 }
 
+/** Routes on one RL run: another team's run is 404; an annotator of the run's team is 403. */
+function rlRunRouteCases(id: string, suffix: string): Record<string, (w: World) => Case> {
+  return {
+    [id]: (w) => ({
+      valid: { path: `/v1/preview/rl-runs/${w.run}${suffix}` },
+      foreign: { path: `/v1/preview/rl-runs/${w.otherRun}${suffix}` },
+      forbidden: { as: "annotator", path: `/v1/preview/rl-runs/${w.run}${suffix}` },
+    }),
+  };
+}
+
 /** Routes on one model: another team's model is 404; an annotator of the model's team is 403. */
 function modelRouteCases(id: string, suffix: string, body?: unknown): Record<string, (w: World) => Case> {
   return {
@@ -347,6 +366,10 @@ beforeAll(async () => {
     (await getDb().file.create({ data: { teamId: t.id, filename: "a.jsonl", purpose: "fine-tune", bytes: 0, path: "missing" } })).id;
   const jobOf = async (modelId: string) =>
     (await getDb().trainingJob.create({ data: { modelId, kind: "sft", status: "cancelled", input: "{}" } })).id;
+  const runOf = async (modelId: string) =>
+    (await getDb().rlRun.create({
+      data: { modelId, status: "cancelled", prompts: "[]", promptSource: {}, checker: {}, groupSize: 2, iterations: 1, promptsPerIteration: 1, temperature: 1, maxTokens: 1 },
+    })).id;
   const [model, otherModel] = [await modelIn(project), await modelIn(otherProject)];
   const callIds = [await callIn(project), await callIn(otherProject)];
   const queueIn = async (t: Team, projectId: string, callId: string) => {
@@ -364,6 +387,7 @@ beforeAll(async () => {
     team, other, admin, otherKeyId: otherKey.id, model, otherModel,
     file: await fileIn(team), otherFile: await fileIn(other),
     job: await jobOf(model), otherJob: await jobOf(otherModel),
+    run: await runOf(model), otherRun: await runOf(otherModel),
     call: callIds[0], otherCall: callIds[1],
     feedback: (await getDb().feedback.create({
       data: { projectId: project, feedbackType: "wandb.note.1", payload: { note: "n" }, svcRef: `svc:///${team.name}/matrix/call/${randomUUID()}`, wbUserId: team.admin.principal.user.id },

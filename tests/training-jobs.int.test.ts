@@ -4,10 +4,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { readLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
 import { absoluteCheckpointPath } from "@/lib/training/jobs/job-files";
-import type { JobRun } from "@/lib/training/jobs/load-job-task";
 import { claimJob } from "@/lib/training/jobs/queue";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
-import { jobStateDir } from "@/lib/training/jobs/saved-states";
+import { jobStateDir, removeStatesOfEndedJobs } from "@/lib/training/jobs/saved-states";
 import { eventPage, jobSchema, type EventDto, type JobDto } from "@/lib/training/jobs/schemas";
 import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
@@ -115,8 +114,8 @@ async function expectResumed(id: string, savedStep: number) {
   expect(steps).toEqual(Array.from({ length: job.num_sequences! }, (_, i) => i + 1));
   expect(job.steps_done).toBe(job.num_sequences);
   expect(events.at(-1)!.type).toBe("training_ended");
-  const runs = (await jobRow(id)).runs as unknown as JobRun[];
-  expect(runs.map((r) => r.resumedFromStep)).toEqual([0, savedStep]);
+  const { runs } = job;
+  expect(runs.map((r) => r.resumed_from_step)).toEqual([0, savedStep]);
   expect(fs.existsSync(jobStateDir(id))).toBe(false);
   return { job, events, runs };
 }
@@ -321,6 +320,25 @@ describe("job lifecycle", () => {
     }
   });
 
+  it("removes the saved state of a job cancelled while queued (after a hand-back), and keeps a queued job's", async () => {
+    await runner.stop();
+    try {
+      const [cancelled, waiting] = [await submitSft((await createModel("sweep-cancelled")).id), await submitSft((await createModel("sweep-queued")).id)];
+      for (const job of [cancelled, waiting]) {
+        fs.mkdirSync(jobStateDir(job.id), { recursive: true });
+        fs.writeFileSync(`${jobStateDir(job.id)}/a1-s10.state`, "a state a hand-back left");
+      }
+      await json(api("POST", `/v1/preview/training-jobs/${cancelled.id}/cancel`, { bearer: user.key }));
+      await removeStatesOfEndedJobs(); // what every runner does between jobs, at most every 10 s
+      expect(fs.existsSync(jobStateDir(cancelled.id))).toBe(false);
+      expect(fs.existsSync(jobStateDir(waiting.id))).toBe(true);
+      await json(api("POST", `/v1/preview/training-jobs/${waiting.id}/cancel`, { bearer: user.key }));
+    } finally {
+      runner = new TrainingRunner(runner.settings);
+      await runner.start();
+    }
+  });
+
   it("cancels a running job within a heartbeat, and lists jobs by model and status", async () => {
     const model = await createModel("cancel-running");
     const many = Array.from({ length: 3000 }, (_, i) => SFT_EXAMPLES[i % SFT_EXAMPLES.length]);
@@ -390,8 +408,10 @@ describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) an
   const startWorker = () => {
     const child = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
       cwd: process.cwd(),
+      // A lease of seconds: on a loaded machine a live worker's heartbeat can come late, and with
+      // two attempts a lease lost by the retry fails the job.
       env: {
-        ...process.env, ANNEAL_JOB_LEASE_MS: "1500", ANNEAL_JOB_HEARTBEAT_MS: "200", ANNEAL_JOB_POLL_MS: "100", ANNEAL_JOB_MAX_ATTEMPTS: "2", ANNEAL_LOG_LEVEL: "error",
+        ...process.env, ANNEAL_JOB_LEASE_MS: "3000", ANNEAL_JOB_HEARTBEAT_MS: "200", ANNEAL_JOB_POLL_MS: "100", ANNEAL_JOB_MAX_ATTEMPTS: "2", ANNEAL_LOG_LEVEL: "error",
         ANNEAL_TRAINING_SAVE_STEPS: "10", ANNEAL_TRAINING_SAVE_SECONDS: "0",
       },
       stdio: ["ignore", "pipe", "pipe"],

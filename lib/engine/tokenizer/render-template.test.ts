@@ -1,7 +1,7 @@
 import { Template } from "@huggingface/jinja";
 import { describe, expect, it } from "vitest";
 import { CHATML_TEMPLATE } from "./chatml-template";
-import { MAX_RENDERED_CHARACTERS, MAX_TEMPLATE_LIST_ITEMS, MAX_TEMPLATE_TEXT_CHARACTERS, renderTemplate, TEMPLATE_TIME_LIMIT_MS } from "./render-template";
+import { MAX_RENDERED_CHARACTERS, MAX_TEMPLATE_LIST_ITEMS, MAX_TEMPLATE_TEXT_CHARACTERS, MAX_TEMPLATE_STEPS, renderTemplate } from "./render-template";
 
 const messages = Array.from({ length: 50 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `message ${i} `.repeat(20) }));
 
@@ -24,17 +24,17 @@ describe("bounded chat template rendering", () => {
     expect(refusal("{{ raise_exception('no system message') }}").message).toBe("no system message");
   });
 
-  it("stops a loop at the time limit", () => {
-    const { message, ms } = refusal("{% for i in range(100000) %}{% for j in range(100000) %}{{ j }}{% endfor %}{% endfor %}");
-    expect(message).toBe(`chat_template rendering exceeded ${TEMPLATE_TIME_LIMIT_MS} ms.`);
-    // It stops: within a few limits even on a loaded machine (the loop alone would run for hours).
-    expect(ms).toBeLessThan(TEMPLATE_TIME_LIMIT_MS * 8);
+  it("stops a loop at the step limit, and renders a long conversation well within it", () => {
+    const { message } = refusal("{% for i in range(100000) %}{% for j in range(100000) %}{{ j }}{% endfor %}{% endfor %}");
+    expect(message).toBe(`chat_template rendering exceeded ${MAX_TEMPLATE_STEPS} evaluation steps.`);
+    const long = Array.from({ length: 1000 }, (_, i) => ({ role: i % 2 ? "assistant" : "user", content: `turn ${i}` }));
+    expect(renderTemplate(new Template(CHATML_TEMPLATE), { messages: long })).toContain("turn 999");
   });
 
   it("refuses range() beyond its bound before building it", () => {
     const { message, ms } = refusal("{% for i in range(100000000) %}x{% endfor %}");
     expect(message).toBe(`chat_template called range() for more than ${MAX_TEMPLATE_LIST_ITEMS} items.`);
-    expect(ms).toBeLessThan(TEMPLATE_TIME_LIMIT_MS); // refused before the time limit could act
+    expect(ms).toBeLessThan(1000); // refused before building anything (the loop would take minutes)
   });
 
   it("bounds every string, list and all text a template builds", () => {
@@ -42,7 +42,7 @@ describe("bounded chat template rendering", () => {
     expect(refusal(doubling("'x'")).message).toBe(`chat_template rendering built a text of more than ${MAX_RENDERED_CHARACTERS} characters.`);
     expect(refusal(doubling("[1]")).message).toBe(`chat_template rendering built a list of more than ${MAX_TEMPLATE_LIST_ITEMS} items.`);
     const big = "a".repeat(MAX_RENDERED_CHARACTERS / 2);
-    // Each `~` builds a 2 MiB text (cheaply, so the time limit is far): 32 of them pass the total.
+    // Each `~` builds a 2 MiB text (cheaply, so the step limit is far): 32 of them pass the total.
     expect(refusal("{% for i in range(1000) %}{% set copy = big ~ i %}{% endfor %}", { big }).message).toBe(
       `chat_template rendering built more than ${MAX_TEMPLATE_TEXT_CHARACTERS} characters of text in all.`,
     );

@@ -3,11 +3,15 @@ import { Environment, Interpreter, type Template } from "@huggingface/jinja";
 // A chat template rendered within bounds. A request may bring its own template, and rendering is
 // synchronous on the engine thread, where it holds up every other generation: unbounded,
 // `{% for i in range(100000000) %}` ran the thread out of memory after 87 s. The interpreter here
-// is @huggingface/jinja's own, checking its budget at every node it evaluates: a time limit, a
-// size limit on every string and list a template builds, and on all the text it produces. Training
-// renders through it too (chat-template.ts), so both render exactly alike.
+// is @huggingface/jinja's own, checking its budget at every node it evaluates: a number of
+// evaluation steps, a size limit on every string and list a template builds, and on all the text it
+// produces. Steps, not milliseconds: a time limit refused ordinary prompts on a loaded machine (and
+// failed training jobs that render through it), while a step count gives every request the same
+// answer; with the text bounds it still caps the thread's time (~7 µs a step here: ~0.35 s).
+// Training renders through it too (chat-template.ts), so both render exactly alike.
 
-export const TEMPLATE_TIME_LIMIT_MS = 250;
+/** ChatML takes ~32 steps a message (1,612 for 50 messages). */
+export const MAX_TEMPLATE_STEPS = 50_000;
 /** Any one text built while rendering, the rendered prompt included. */
 export const MAX_RENDERED_CHARACTERS = 4 * 1024 * 1024;
 /** range() and any list built on the way. */
@@ -22,11 +26,11 @@ export class TemplateBoundError extends Error {}
 const LOOKUPS = new Set(["Identifier", "MemberExpression", "StringLiteral"]);
 
 class BoundedInterpreter extends Interpreter {
-  private readonly deadline = performance.now() + TEMPLATE_TIME_LIMIT_MS;
+  private steps = 0;
   private textCharacters = 0;
 
   override evaluate(...[statement, environment]: Parameters<Interpreter["evaluate"]>): ReturnType<Interpreter["evaluate"]> {
-    if (performance.now() > this.deadline) throw new TemplateBoundError(`chat_template rendering exceeded ${TEMPLATE_TIME_LIMIT_MS} ms.`);
+    if (++this.steps > MAX_TEMPLATE_STEPS) throw new TemplateBoundError(`chat_template rendering exceeded ${MAX_TEMPLATE_STEPS} evaluation steps.`);
     const value = super.evaluate(statement, environment);
     const built = value.value;
     if (typeof built === "string" && statement && !LOOKUPS.has(statement.type)) {

@@ -14,7 +14,7 @@ import { fileSource } from "@/lib/training/from-judgement/file-source";
 import type { JudgementSource } from "@/lib/training/from-judgement/schemas";
 import { loadSftExamples } from "./sft-data";
 import { trainableBase, trainingDefaults } from "@/lib/training/trainable-base";
-import type { JobInput } from "./load-job-task";
+import type { JobInput, JobRun } from "./load-job-task";
 import { insertEvent } from "./queue";
 import { wakeLocalRunners } from "./wake";
 import type { CreateRlJobBody, CreateSftJobBody, JobDto, JobKind, JobListQuery, JobStatus } from "./schemas";
@@ -35,6 +35,9 @@ export function toJobDto(job: JobRow): JobDto {
     steps_done: job.stepsDone,
     checkpoint_step: job.checkpointStep,
     attempts: job.attempts,
+    runs: (job.runs as unknown as JobRun[]).map((r) => ({
+      attempt: r.attempt, worker: r.worker, hostname: r.hostname, pid: r.pid, resumed_from_step: r.resumedFromStep, started_at: r.startedAt,
+    })),
     cancel_requested: job.cancelRequested,
     config: (job.config ?? {}) as Record<string, unknown>,
     input_summary: (job.inputSummary ?? {}) as Record<string, number>,

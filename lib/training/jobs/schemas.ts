@@ -68,6 +68,15 @@ export const jobSchema = z.object({
   /** The checkpoint a successful job wrote. */
   checkpoint_step: z.number().int().nullable(),
   attempts: z.number().int(),
+  /** Who ran each claim, and from which gradient step it resumed (0: from the start). */
+  runs: z.array(z.object({
+    attempt: z.number().int(),
+    worker: z.string(),
+    hostname: z.string(),
+    pid: z.number().int(),
+    resumed_from_step: z.number().int(),
+    started_at: z.string(),
+  })),
   cancel_requested: z.boolean(),
   config: z.record(z.string(), z.unknown()),
   /** RL: trajectory groups and trajectories submitted; SFT: examples. */
