@@ -51,9 +51,17 @@ test("train a model from an uploaded JSONL, watch it succeed, chat with the chec
   await dialog.getByRole("button", { name: "Start training" }).click();
   await expect(dialog.getByText("A whole number, at least 1.")).toBeVisible();
 
-  // The real dataset: 8 examples, batches of 2 → 4 gradient steps.
+  // The real dataset: 8 examples. The form counts the gradient steps (the console's defaults:
+  // 3 epochs, 10% held out for validation) and shows what the first example trains on.
   await dialog.getByLabel("Training data (JSONL)").setInputFiles(writeDataset("identity.jsonl", PROMPTS.map(example)));
   await dialog.getByLabel("Batch size").fill("2");
+  await expect(dialog.getByTestId("sft-steps")).toHaveText("8 examples: 7 trained on, 1 held out for validation; 4 steps per epoch × 3 = 12 gradient steps");
+  await expect(dialog.getByTestId("sft-preview").locator("[data-trained=true]")).toHaveText("assistantI am Anneal.");
+  await expect(dialog.getByTestId("sft-preview").locator("[data-trained=false]")).toHaveText("userWho are you?");
+  // One pass over all of them: batches of 2 → 4 gradient steps.
+  await dialog.getByLabel("Epochs").fill("1");
+  await dialog.getByLabel("Validation %").fill("0");
+  await expect(dialog.getByTestId("sft-steps")).toHaveText("8 examples: 8 trained on; 4 steps per epoch × 1 = 4 gradient steps");
   await dialog.getByRole("button", { name: "Start training" }).click();
   await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
   const jobId = page.url().split("/").at(-1)!;
@@ -133,6 +141,9 @@ test("train on recorded calls picked in a table", async ({ page, request }) => {
   await expect(calls.getByRole("row", { name: /Name a colour\./ })).toBeVisible();
   await calls.getByRole("row", { name: /Name a colour\./ }).getByRole("checkbox").check();
   await calls.getByRole("row", { name: /Name a fruit\./ }).getByRole("checkbox").check();
+  await dialog.getByLabel("Epochs").fill("1");
+  await dialog.getByLabel("Validation %").fill("0");
+  await expect(dialog.getByTestId("sft-steps")).toHaveText("2 examples: 2 trained on; 1 step per epoch × 1 = 1 gradient step");
   const submitted = page.waitForRequest((r) => r.url().endsWith("/v1/preview/sft-training-jobs") && r.method() === "POST");
   await dialog.getByRole("button", { name: "Train on 2 calls" }).click();
   const body = (await submitted).postDataJSON() as { model_id: string; training_data: { messages: { role: string; content: string }[] }[] };
@@ -141,6 +152,29 @@ test("train on recorded calls picked in a table", async ({ page, request }) => {
   await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
   await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 30_000 });
   await expect(page.getByTestId("job-steps")).toHaveText("Step 1 of 1");
+});
+
+test("a small SFT job (40 examples) launched with the console's defaults learns the new format or is flagged on its page", async ({ page, request }) => {
+  test.setTimeout(240_000);
+  const model = await createModel(request, "e2e-sft-small");
+  await signInAsAdmin(page);
+  await page.goto(`/models/${model.id}`);
+  await page.getByRole("button", { name: "Train", exact: true }).click();
+  const dialog = page.getByRole("dialog", { name: "Train e2e-sft-small" });
+  const sums = Array.from({ length: 40 }, (_, i) => [3 + i, 11 + ((i * 7) % 50)] as const);
+  const lines = sums.map(([a, b]) => JSON.stringify({ messages: [{ role: "user", content: `What is ${a} + ${b}?` }, { role: "assistant", content: `<answer>${a + b}</answer>` }] }));
+  await dialog.getByLabel("Training data (JSONL)").setInputFiles(writeDataset("tags.jsonl", lines));
+  await expect(dialog.getByTestId("sft-steps")).toHaveText("40 examples: 36 trained on, 4 held out for validation; 18 steps per epoch × 3 = 54 gradient steps");
+  await dialog.getByRole("button", { name: "Start training" }).click();
+  await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
+  await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 200_000 });
+  await expect(page.getByRole("img", { name: "val/loss by step" })).toBeVisible();
+  // Replies to the held-out prompts before and after: either all in the new format, or the page says what went wrong.
+  const after = page.getByTestId("sample-replies").locator("tbody tr td:nth-child(4)");
+  await expect(after).toHaveCount(4);
+  const replies = await after.allTextContents();
+  const learned = replies.every((r) => /^<answer>\d+<\/answer>$/.test(r.trim()));
+  if (!learned) await expect(page.getByTestId("job-warnings")).toBeVisible();
 });
 
 test("run RL on logged trajectory groups picked by split", async ({ page, request }) => {

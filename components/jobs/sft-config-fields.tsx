@@ -100,7 +100,9 @@ export function SftConfigFields({ errors, examples }: { errors: Record<string, s
       {plan && (
         <p data-testid="sft-steps" className="text-xs text-zinc-600" aria-live="polite">
           {examples!.count} examples: {plan.train} trained on{plan.validation > 0 && `, ${plan.validation} held out for validation`}; {plan.stepsPerEpoch} step
-          {plan.stepsPerEpoch === 1 ? "" : "s"} per epoch × {wholeOr(epochs, 1)} = <strong className="tabular-nums">{plan.steps} gradient steps</strong>
+          {plan.stepsPerEpoch === 1 ? "" : "s"} per epoch × {wholeOr(epochs, 1)} = <strong className="tabular-nums">
+            {plan.steps} gradient step{plan.steps === 1 ? "" : "s"}
+          </strong>
         </p>
       )}
       {examples?.first && <TrainingPreview example={examples.first} turns={turns} />}
