@@ -6,6 +6,7 @@ import { useMemo } from "react";
 import { CancelJobDialog } from "@/components/jobs/cancel-job-dialog";
 import { StepChart } from "@/components/jobs/job-charts";
 import { JobEventsTable } from "@/components/jobs/job-events-table";
+import { JobLineage } from "@/components/jobs/job-lineage";
 import { JobProgress } from "@/components/jobs/job-progress";
 import { JobWarnings, SampleReplies } from "@/components/jobs/job-report";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
@@ -143,6 +144,8 @@ export function JobMonitor({ jobId }: { jobId: string }) {
           </dl>
         </Panel>
       </div>
+
+      {data.source && <JobLineage source={data.source} />}
 
       <Panel title="Events" description="In order, newest at the bottom.">
         {feed.isError ? (

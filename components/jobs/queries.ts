@@ -8,6 +8,7 @@ import { modelKeys } from "@/components/models/queries";
 import type { CallListItem, listCallsQuery } from "@/lib/calls/schemas";
 import type { Page } from "@/lib/contract/pagination";
 import type { fileSchema } from "@/lib/files/schemas";
+import type { RlGroupsDto, rlGroupsBody, rlJobBody, SftDatasetDto, sftDatasetBody } from "@/lib/training/from-judgement/schemas";
 import type { eventPage, EventDto, JobDto, JobStatus, jobPage } from "@/lib/training/jobs/schemas";
 import { apiFetch } from "@/lib/client/api-fetch";
 
@@ -171,6 +172,29 @@ export function useLaunchRl() {
   const created = useJobCreated();
   return useMutation({
     mutationFn: (body: RlJobInput) => apiFetch<Job>("/v1/preview/training-jobs", { method: "POST", body }),
+    onSuccess: created,
+  });
+}
+
+export type SftDatasetInput = z.input<typeof sftDatasetBody>;
+export type SftDataset = SftDatasetDto;
+export type RlGroupsInput = z.input<typeof rlGroupsBody>;
+export type RlGroupsPreview = RlGroupsDto;
+
+/** An SFT dataset file from human judgement (a queue's or a filter's annotated calls). */
+export function useBuildSftDataset() {
+  return useMutation({ mutationFn: (body: SftDatasetInput) => apiFetch<SftDataset>("/v1/preview/judgement/sft-dataset", { method: "POST", body }) });
+}
+
+/** The RL groups human scores give, before launching: groups, their rewards, the singles left out. */
+export function usePreviewRlGroups() {
+  return useMutation({ mutationFn: (body: RlGroupsInput) => apiFetch<RlGroupsPreview>("/v1/preview/judgement/rl-groups", { method: "POST", body }) });
+}
+
+export function useLaunchRlFromJudgement() {
+  const created = useJobCreated();
+  return useMutation({
+    mutationFn: (body: z.input<typeof rlJobBody>) => apiFetch<Job>("/v1/preview/judgement/rl-jobs", { method: "POST", body }),
     onSuccess: created,
   });
 }

@@ -3,6 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { launchErrors } from "@/components/jobs/launch-errors";
+import { ModeSwitch } from "@/components/jobs/mode-switch";
+import { RlJudgementForm } from "@/components/jobs/rl-judgement-form";
 import { PickTable, usePicked } from "@/components/jobs/pick-table";
 import { useLaunchRl } from "@/components/jobs/queries";
 import { useTrajectoryGroups, type TrainedModel, type TrajectoryGroup } from "@/components/models/queries";
@@ -13,8 +15,27 @@ import { groupsToRlInput } from "@/lib/client/job-progress";
 
 const rewardFormat = new Intl.NumberFormat("en", { maximumFractionDigits: 3 });
 
-/** RL from the model's logged trajectory groups, picked by split and step. */
+/** RL from trajectory groups: the model's logged groups, or groups built from people's scores. */
 export function RlGroupsForm({ model }: { model: TrainedModel }) {
+  const [mode, setMode] = useState<"logged" | "scored">("logged");
+  return (
+    <div className="space-y-4">
+      <ModeSwitch
+        label="Groups"
+        value={mode}
+        onChange={setMode}
+        modes={[
+          { id: "logged", label: "Logged groups" },
+          { id: "scored", label: "Human scores" },
+        ]}
+      />
+      {mode === "logged" ? <LoggedGroupsForm model={model} /> : <RlJudgementForm model={model} />}
+    </div>
+  );
+}
+
+/** The model's logged trajectory groups, picked by split and step. */
+function LoggedGroupsForm({ model }: { model: TrainedModel }) {
   const router = useRouter();
   const [split, setSplit] = useState("train");
   const [step, setStep] = useState("");

@@ -5,8 +5,10 @@ import { useState, type FormEvent } from "react";
 import { useModels } from "@/components/inference/queries";
 import { launchErrors } from "@/components/jobs/launch-errors";
 import { PickTable, usePicked } from "@/components/jobs/pick-table";
+import { ModeSwitch } from "@/components/jobs/mode-switch";
 import { useCalls, useLaunchSft, type RecordedCall } from "@/components/jobs/queries";
 import { readSftConfig, SftConfigFields } from "@/components/jobs/sft-config-fields";
+import { SftJudgementForm } from "@/components/jobs/sft-judgement-form";
 import type { TrainedModel } from "@/components/models/queries";
 import { Alert } from "@/components/ui/alert";
 import { DialogActions } from "@/components/ui/dialog";
@@ -19,8 +21,28 @@ const SHOWN = ["config.batch_size", "config.learning_rate", "config.assistant_tu
 const text = (content: unknown) => (typeof content === "string" ? content : Array.isArray(content) ? content.map((p) => (p as { text?: string }).text ?? "").join("") : "");
 const lastUser = (call: RecordedCall) => text([...call.messages].reverse().find((m) => m.role === "user")?.content);
 
-/** SFT from recorded calls: pick conversations (each with the answer it got) from a table. */
+/** SFT from recorded calls: picked from a table, or chosen by people's judgement (a queue's or a
+ *  project's annotated calls, with corrected replies). */
 export function SftCallsForm({ model }: { model: TrainedModel }) {
+  const [mode, setMode] = useState<"pick" | "judged">("pick");
+  return (
+    <div className="space-y-4">
+      <ModeSwitch
+        label="Calls"
+        value={mode}
+        onChange={setMode}
+        modes={[
+          { id: "pick", label: "Pick calls" },
+          { id: "judged", label: "By judgement" },
+        ]}
+      />
+      {mode === "pick" ? <PickCallsForm model={model} /> : <SftJudgementForm model={model} />}
+    </div>
+  );
+}
+
+/** Pick conversations (each with the answer it got) from a table. */
+function PickCallsForm({ model }: { model: TrainedModel }) {
   const router = useRouter();
   const models = useModels();
   const [servedBy, setServedBy] = useState("");

@@ -1,6 +1,8 @@
 "use client";
 
+import Link from "next/link";
 import { useState } from "react";
+import { useCheckpointJobs } from "@/components/models/checkpoint-jobs";
 import { DeleteCheckpointsDialog } from "@/components/models/delete-checkpoints-dialog";
 import { MetricValues } from "@/components/models/metric-values";
 import { inferenceName, OpenInPlayground } from "@/components/models/playground-link";
@@ -11,11 +13,13 @@ import { QueryError } from "@/components/ui/query-error";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, ThActions, THead, Tr } from "@/components/ui/table";
+import { shortJobId } from "@/lib/client/job-progress";
 
 /** The model's checkpoints, newest first ("load more"), each servable by name; step 0 (the base
  *  model) closes the list. Select some to delete them. */
 export function CheckpointsPanel({ model }: { model: TrainedModel }) {
   const checkpoints = useCheckpoints(model.id);
+  const jobs = useCheckpointJobs(model.id);
   const [selected, setSelected] = useState<Set<number>>(new Set());
   const toggle = (step: number) =>
     setSelected((current) => {
@@ -44,11 +48,12 @@ export function CheckpointsPanel({ model }: { model: TrainedModel }) {
               <Th>Step</Th>
               <Th>Metrics</Th>
               <Th>Created</Th>
+              <Th>Job</Th>
               <ThActions />
             </THead>
             <tbody>
               {checkpoints.data.map((checkpoint) => (
-                <CheckpointRow key={checkpoint.id} model={model} checkpoint={checkpoint} selected={selected.has(checkpoint.step)} onToggle={() => toggle(checkpoint.step)} />
+                <CheckpointRow key={checkpoint.id} model={model} checkpoint={checkpoint} jobId={jobs.get(checkpoint.step)} selected={selected.has(checkpoint.step)} onToggle={() => toggle(checkpoint.step)} />
               ))}
               {!checkpoints.hasNextPage && (
                 <Tr data-testid="checkpoint-step-0">
@@ -61,6 +66,7 @@ export function CheckpointsPanel({ model }: { model: TrainedModel }) {
                   <Td className="text-zinc-500">
                     <RelativeTime iso={model.created_at} />
                   </Td>
+                  <Td />
                   <Td className="text-right">
                     <OpenInPlayground model={inferenceName(model, 0)} label="Open in playground" compact />
                   </Td>
@@ -75,7 +81,7 @@ export function CheckpointsPanel({ model }: { model: TrainedModel }) {
   );
 }
 
-function CheckpointRow({ model, checkpoint, selected, onToggle }: { model: TrainedModel; checkpoint: Checkpoint; selected: boolean; onToggle: () => void }) {
+function CheckpointRow({ model, checkpoint, jobId, selected, onToggle }: { model: TrainedModel; checkpoint: Checkpoint; jobId: string | undefined; selected: boolean; onToggle: () => void }) {
   return (
     <Tr className={selected ? "bg-brand-50/40" : ""}>
       <Td>
@@ -93,6 +99,15 @@ function CheckpointRow({ model, checkpoint, selected, onToggle }: { model: Train
       </Td>
       <Td className="text-zinc-500">
         <RelativeTime iso={checkpoint.created_at} />
+      </Td>
+      <Td className="font-mono text-xs">
+        {jobId ? (
+          <Link href={`/jobs/${jobId}`} className="text-brand-700 hover:underline" aria-label={`Job that wrote step ${checkpoint.step}`}>
+            {shortJobId(jobId)}
+          </Link>
+        ) : (
+          <span className="text-zinc-400">—</span>
+        )}
       </Td>
       <Td className="text-right">
         <OpenInPlayground model={inferenceName(model, checkpoint.step)} label="Open in playground" compact />

@@ -25,7 +25,7 @@ export function DialogContent({ title, description, children, size = "md" }: Dia
     <DialogPrimitive.Portal>
       <DialogPrimitive.Overlay className="fixed inset-0 z-40 bg-zinc-950/40 backdrop-blur-[1px] data-[state=open]:animate-[fade-in_120ms_ease-out]" />
       <DialogPrimitive.Content
-        className={`fixed top-[12vh] left-1/2 z-50 w-[calc(100vw-2rem)] -translate-x-1/2 rounded-xl border border-zinc-200 bg-white shadow-xl focus:outline-none data-[state=open]:animate-[dialog-in_140ms_ease-out] ${size === "lg" ? "max-w-xl" : "max-w-md"}`}
+        className={`fixed top-[12vh] left-1/2 z-50 max-h-[86vh] w-[calc(100vw-2rem)] -translate-x-1/2 overflow-y-auto rounded-xl border border-zinc-200 bg-white shadow-xl focus:outline-none data-[state=open]:animate-[dialog-in_140ms_ease-out] ${size === "lg" ? "max-w-xl" : "max-w-md"}`}
       >
         <div className="flex items-start justify-between gap-4 border-b border-zinc-100 px-5 py-4">
           <div>

@@ -1,0 +1,79 @@
+"use client";
+
+import { useAnnotationSpecs, type AnnotationSpec } from "@/components/calls/queries";
+import { useProjects, useWorkspace } from "@/components/identity/queries";
+import { useModels } from "@/components/inference/queries";
+import { useTeamQueues } from "@/components/queues/queries";
+import { SelectField } from "@/components/ui/field";
+
+// Where training data from human judgement comes from: a queue of the workspace team (its items,
+// judged in the queue), or a project's calls (optionally those one model served), judged by any
+// annotation. The launch forms send it as the API's queue_id, or project + filter.
+
+export type JudgedSource = { kind: "queue"; queueId: string } | { kind: "calls"; project: string; model: string };
+
+export const EMPTY_SOURCE: JudgedSource = { kind: "queue", queueId: "" };
+
+/** The request fields for a source; null until it names something. */
+export function sourceBody(source: JudgedSource): { queue_id: string } | { project: string; filter?: { model: string } } | null {
+  if (source.kind === "queue") return source.queueId ? { queue_id: source.queueId } : null;
+  if (!source.project) return null;
+  return source.model ? { project: source.project, filter: { model: source.model } } : { project: source.project };
+}
+
+/** The source's project's specs (to pick the rule's, the reward's and the corrected reply's). */
+export function useSourceSpecs(source: JudgedSource): AnnotationSpec[] {
+  const { data: workspace } = useWorkspace();
+  const queues = useTeamQueues(workspace?.team);
+  const project = source.kind === "queue" ? queues.data?.find((q) => q.id === source.queueId)?.project : source.project || undefined;
+  return useAnnotationSpecs(project).data ?? [];
+}
+
+export function JudgedSourceFields({ value, onChange }: { value: JudgedSource; onChange: (source: JudgedSource) => void }) {
+  const { data: workspace } = useWorkspace();
+  const queues = useTeamQueues(workspace?.team);
+  const projects = useProjects(workspace?.team);
+  const models = useModels();
+  return (
+    <div className="grid grid-cols-3 items-end gap-3">
+      <SelectField
+        label="Judged calls from"
+        value={value.kind}
+        onChange={(e) => onChange(e.target.value === "queue" ? { kind: "queue", queueId: "" } : { kind: "calls", project: "", model: "" })}
+      >
+        <option value="queue">an annotation queue</option>
+        <option value="calls">a project&apos;s calls</option>
+      </SelectField>
+      {value.kind === "queue" ? (
+        <SelectField label="Queue" value={value.queueId} onChange={(e) => onChange({ kind: "queue", queueId: e.target.value })} className="col-span-2">
+          <option value="">{queues.isPending ? "Loading…" : "Choose a queue"}</option>
+          {(queues.data ?? []).map((q) => (
+            <option key={q.id} value={q.id}>
+              {q.name} ({q.project}, {q.counts.completed}/{q.counts.total} done)
+            </option>
+          ))}
+        </SelectField>
+      ) : (
+        <>
+          <SelectField label="Project" value={value.project} onChange={(e) => onChange({ ...value, project: e.target.value })}>
+            <option value="">Choose a project</option>
+            {workspace &&
+              (projects.data ?? []).map((p) => (
+                <option key={p.name} value={`${workspace.team}/${p.name}`}>
+                  {workspace.team}/{p.name}
+                </option>
+              ))}
+          </SelectField>
+          <SelectField label="Served by" value={value.model} onChange={(e) => onChange({ ...value, model: e.target.value })}>
+            <option value="">Any model</option>
+            {(models.data ?? []).map((m) => (
+              <option key={m.id} value={m.id}>
+                {m.id}
+              </option>
+            ))}
+          </SelectField>
+        </>
+      )}
+    </div>
+  );
+}
