@@ -6,6 +6,7 @@ import { NewJobDialog } from "@/components/jobs/launch-job-dialog";
 import { JobsTable } from "@/components/jobs/jobs-table";
 import type { JobStatus } from "@/components/jobs/queries";
 import { useTrainedModels } from "@/components/models/queries";
+import { RlRunsPanel } from "@/components/rl-runs/rl-runs-table";
 import { PageHeader } from "@/components/ui/page-header";
 import { Panel } from "@/components/ui/panel";
 
@@ -24,6 +25,7 @@ export function JobsView({ origin }: { origin: string }) {
   return (
     <>
       <PageHeader title="Jobs" description="RL and SFT training jobs: queued, running and finished, with live loss and reward curves." actions={<NewJobDialog />} />
+      <RlRunsPanel modelId={modelId || undefined} />
       <Panel
         title="Training jobs"
         description="Newest first. Lists refresh themselves while a job is queued or running."

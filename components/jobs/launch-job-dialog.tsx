@@ -7,17 +7,20 @@ import { RlGroupsForm } from "@/components/jobs/rl-groups-form";
 import { SftCallsForm } from "@/components/jobs/sft-calls-form";
 import { SftUploadForm } from "@/components/jobs/sft-upload-form";
 import { useTrainedModels, type TrainedModel } from "@/components/models/queries";
+import { RlRunForm } from "@/components/rl-runs/rl-run-form";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogTrigger } from "@/components/ui/dialog";
 import { SelectField } from "@/components/ui/field";
 
 // Launching a training job from the console: SFT from an uploaded JSONL file or from recorded
-// calls, or RL from the model's logged trajectory groups. On success the job's monitor opens.
+// calls, RL from the model's logged trajectory groups, or an RL run (the server's own loop over
+// prompts and a checker). On success the job's (or run's) page opens.
 
 const SOURCES = [
   { id: "file", label: "SFT: JSONL file" },
   { id: "calls", label: "SFT: recorded calls" },
   { id: "groups", label: "RL: trajectory groups" },
+  { id: "rl-run", label: "RL run: prompts + checker" },
 ] as const;
 type Source = (typeof SOURCES)[number]["id"];
 
@@ -48,6 +51,7 @@ function LaunchForms({ model }: { model: TrainedModel }) {
       {source === "file" && <SftUploadForm model={model} />}
       {source === "calls" && <SftCallsForm model={model} />}
       {source === "groups" && <RlGroupsForm model={model} />}
+      {source === "rl-run" && <RlRunForm model={model} />}
     </div>
   );
 }
