@@ -1,5 +1,6 @@
 "use client";
 
+import { CheckpointFeedbackPanel } from "@/components/models/checkpoint-feedback-panel";
 import { CheckpointsPanel } from "@/components/models/checkpoints-panel";
 import { LearningCurvePanel } from "@/components/models/learning-curve-panel";
 import { ModelHeader } from "@/components/models/model-header";
@@ -8,7 +9,7 @@ import { useTrainedModel } from "@/components/models/queries";
 import { TrajectoryGroupsPanel } from "@/components/models/trajectory-groups-panel";
 import { DetailLoadError, DetailSkeleton } from "@/components/ui/detail-page";
 
-/** /models/{id}: header, metrics across its jobs, checkpoints, the model's jobs, logged trajectory groups. */
+/** /models/{id}: header, metrics across its jobs, checkpoints, human feedback per checkpoint, the model's jobs, logged trajectory groups. */
 export function ModelDetail({ modelId, origin }: { modelId: string; origin: string }) {
   const model = useTrainedModel(modelId);
 
@@ -29,6 +30,7 @@ export function ModelDetail({ modelId, origin }: { modelId: string; origin: stri
       <div className="space-y-5">
         <LearningCurvePanel modelId={modelId} />
         <CheckpointsPanel model={model.data} />
+        <CheckpointFeedbackPanel modelId={modelId} />
         <ModelJobs model={model.data} />
         <TrajectoryGroupsPanel modelId={modelId} origin={origin} />
       </div>
