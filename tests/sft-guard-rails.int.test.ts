@@ -132,8 +132,11 @@ describe("guard rails", () => {
     // A degenerate reply is never shown without a warning beside it.
     const degenerate = job.sample_replies.filter((s) => !s.after_ended || /(.{2,})\1{3,}/.test(s.after));
     if (degenerate.length > 0) expect(codes.length).toBeGreaterThan(0);
-    const learned = metrics["val/loss"] < metrics["val/base_loss"] / 2 && job.sample_replies.every((s) => s.after_ended && /^<answer>.*<\/answer>$/.test(s.after.trim()));
+    const learned = metrics["val/loss"] < metrics["val/base_loss"] / 2 && job.sample_replies.every((s) => s.after_ended && /^<answer>.*<\/answer>$/.test(s.after.trim()))
+      && new Set(job.sample_replies.map((s) => s.after)).size > 1;
     console.info(`console defaults, 40 examples: val/loss ${metrics["val/base_loss"].toFixed(3)} → ${metrics["val/loss"].toFixed(3)}, warnings [${codes.join(", ")}], after: ${job.sample_replies.map((s) => JSON.stringify(s.after)).join(" ")}`);
     expect(learned || codes.length > 0).toBe(true);
+    // Replies that all say the same while the expected ones differ are flagged (the model answers every prompt alike).
+    if (new Set(job.sample_replies.map((s) => s.after.trim())).size === 1) expect(codes).toContain("same_reply");
   });
 });

@@ -4,7 +4,7 @@
 import { z } from "zod";
 
 export const jobWarningSchema = z.object({
-  code: z.string().describe("validation_loss_worse, training_loss_rose, validation_accuracy_dropped, repetition, invalid_text or never_ends_turn"),
+  code: z.string().describe("validation_loss_worse, training_loss_rose, validation_accuracy_dropped, repetition, invalid_text, never_ends_turn or same_reply"),
   message: z.string(),
 });
 

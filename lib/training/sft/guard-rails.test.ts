@@ -5,12 +5,12 @@ import { guardRailWarnings, lossTrend, type Measurement } from "./guard-rails";
 import { shuffledIndices, splitValidation, validationCount } from "./validation-split";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
-const reply = (tokens: number[], ended = true, bytes = utf8("ok")): SampledReply => ({ tokens, bytes, ended });
+const reply = (tokens: number[], ended = true, bytes = utf8(tokens.join(" "))): SampledReply => ({ tokens, bytes, ended });
 const fine = reply([1, 2, 3]);
 const looping = reply(Array.from({ length: 24 }, (_, i) => 7 + (i % 2)));
 const endless = reply([1, 2, 3, 4], false);
 const measured = (replies: SampledReply[], loss = NaN, accuracy = NaN): Measurement => ({ replies, loss, accuracy });
-const codes = (before: Measurement, after: Measurement, losses: number[] = []) => guardRailWarnings(before, after, losses, true).map((w) => w.code);
+const codes = (before: Measurement, after: Measurement, losses: number[] = [], expected = ["1", "2", "3", "4"]) => guardRailWarnings(before, after, losses, true, expected).map((w) => w.code);
 
 describe("validation split", () => {
   it("holds out a share, at least one example, always leaving one to train on", () => {
@@ -72,8 +72,17 @@ describe("guard rails", () => {
     expect(lossTrend([4, 3, 2, 1])).toEqual({ first: 4, last: 1 });
   });
 
+  it("flags replies that collapse to one text when the expected replies differ, not a job that teaches one reply", () => {
+    const said = (text: string) => reply([1, 2], true, utf8(text));
+    const varied = [said("4"), said("8"), said("7"), said("5")];
+    const same = [said("2"), said("2"), said(" 2"), said("9")];
+    expect(codes(measured(varied), measured(same))).toEqual(["same_reply"]);
+    expect(codes(measured(varied), measured(same), [], ["I am Anneal.", "I am Anneal.", "I am Anneal.", "I am Anneal."])).toEqual([]);
+    expect(codes(measured(varied.slice(0, 3)), measured(same.slice(0, 3)))).toEqual([]);
+  });
+
   it("says what it saw in its message", () => {
-    const [warning] = guardRailWarnings(measured([fine, fine]), measured([endless, endless]), [], false);
+    const [warning] = guardRailWarnings(measured([fine, fine]), measured([endless, endless]), [], false, ["a", "b"]);
     expect(warning.message).toBe("2 of 2 greedy replies to training prompts (the job has no validation examples) never end the turn (no end-of-turn token within the reply limit), against 0 before training.");
   });
 });

@@ -19,6 +19,13 @@ export interface Measurement {
   replies: readonly SampledReply[];
 }
 
+/** Share of the most common of some texts (1 when all are the same). */
+export function commonestShare(texts: readonly string[]): number {
+  const counts = new Map<string, number>();
+  for (const t of texts) counts.set(t, (counts.get(t) ?? 0) + 1);
+  return texts.length ? Math.max(...counts.values()) / texts.length : 0;
+}
+
 /** A loss this many times the start's is "far worse". */
 const LOSS_FACTOR = 1.1;
 /** A drop in val/accuracy of this much or more (a share) is flagged. */
@@ -26,6 +33,9 @@ const ACCURACY_DROP = 0.1;
 /** A degeneration is flagged when at least this share of replies shows it, this much more than before. */
 const DEGENERATE_SHARE = 0.25;
 const DEGENERATE_RISE = 0.25;
+/** Replies collapse when this share of them (of at least 4) is one text while the expected replies differ. */
+const SAME_REPLY_SHARE = 0.75;
+const SAME_REPLY_MIN = 4;
 
 const DEGENERATION_TEXT: Record<Degeneration, string> = {
   repetition: "loop (most of the reply repeats one stretch of tokens)",
@@ -45,7 +55,9 @@ export function lossTrend(losses: readonly number[]): { first: number; last: num
   return { first: mean(finite.slice(0, k)), last: mean(finite.slice(-k)) };
 }
 
-export function guardRailWarnings(before: Measurement, after: Measurement, trainLosses: readonly number[], heldOut: boolean): JobWarning[] {
+/** `expected`: the examples' own replies to the same prompts (a job that teaches one reply to
+ *  every prompt is not collapsing). */
+export function guardRailWarnings(before: Measurement, after: Measurement, trainLosses: readonly number[], heldOut: boolean, expected: readonly string[]): JobWarning[] {
   const warnings: JobWarning[] = [];
   if (Number.isFinite(before.loss) && !(after.loss <= before.loss * LOSS_FACTOR)) {
     warnings.push({ code: "validation_loss_worse", message: `Validation loss ${f(after.loss)} is far worse than the starting weights' ${f(before.loss)}: the checkpoint fits held-out examples worse than before training.` });
@@ -64,6 +76,10 @@ export function guardRailWarnings(before: Measurement, after: Measurement, train
     if (now[kind] >= DEGENERATE_SHARE && now[kind] >= was[kind] + DEGENERATE_RISE) {
       warnings.push({ code: kind, message: `${Math.round(now[kind] * n)} of ${n} greedy replies to ${prompts} ${DEGENERATION_TEXT[kind]}, against ${Math.round(was[kind] * n)} before training.` });
     }
+  }
+  const texts = after.replies.map((r) => new TextDecoder().decode(r.bytes).trim());
+  if (texts.length >= SAME_REPLY_MIN && commonestShare(texts) >= SAME_REPLY_SHARE && commonestShare(expected.map((e) => e.trim())) < SAME_REPLY_SHARE) {
+    warnings.push({ code: "same_reply", message: `${Math.round(commonestShare(texts) * n)} of ${n} greedy replies to different ${prompts} are the same text, though their expected replies differ: the model answers every prompt alike.` });
   }
   return warnings;
 }

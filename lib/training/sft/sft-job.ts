@@ -113,7 +113,7 @@ export class SftJob {
       Object.assign(metrics, { "val/loss": after.loss, "val/base_loss": this.before.loss, "val/best_epoch": this.stopping.bestEpoch });
       if (this.score) Object.assign(metrics, { "val/accuracy": after.accuracy, "val/base_accuracy": this.before.accuracy });
     }
-    const warnings = guardRailWarnings(this.before, after, steps.map((s) => s.loss), this.heldOut);
+    const warnings = guardRailWarnings(this.before, after, steps.map((s) => s.loss), this.heldOut, this.prompts.map((p) => p.expected));
     const samples = this.prompts.slice(0, SHOWN_SAMPLES).map((prompt, i) => ({
       prompt: prompt.question,
       expected: prompt.expected,
