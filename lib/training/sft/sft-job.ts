@@ -95,7 +95,7 @@ export class SftJob {
         continue;
       }
       const loss = validationLoss(model, tokenizer, this.validationRows);
-      const checked = this.score ? { "val/accuracy": accuracy(this.score, this.prompts, this.replies()) } : {};
+      const checked: Record<string, number> = this.score ? { "val/accuracy": accuracy(this.score, this.prompts, this.replies()) } : {};
       if (this.stopping.observe(epoch, loss)) this.best = model.params.values.slice();
       yield { ...metrics, epoch, "val/loss": loss, ...checked };
       if (this.stopping.shouldStop) return;
