@@ -1,5 +1,5 @@
 import { getDb } from "@/lib/db/client";
-import type { Prisma } from "@/lib/db/generated/client";
+import { toStorableJson } from "@/lib/inference/call-recorder";
 import type { JobReport } from "./job-report";
 import type { LoadedJob } from "./load-job-task";
 import { insertEvent, lockOwnedJob } from "./queue";
@@ -21,7 +21,8 @@ export async function completeJob(job: LoadedJob, workerId: string, metrics: Rec
       where: { id: job.jobId },
       data: {
         status: "succeeded", checkpointStep: step, stepsDone, finishedAt: new Date(), leaseOwner: null, leaseExpiresAt: null,
-        ...(report && { warnings: report.warnings as Prisma.InputJsonValue, sampleReplies: report.samples as Prisma.InputJsonValue }),
+        // Samples quote training data and model output, either of which may hold a NUL jsonb cannot store.
+        ...(report && { warnings: toStorableJson(report.warnings), sampleReplies: toStorableJson(report.samples) }),
       },
     });
     await insertEvent(tx, job.jobId, "training_ended", { step });
