@@ -3,7 +3,6 @@
 import { Columns2, MessageSquare } from "lucide-react";
 import Link from "next/link";
 import { useMemo } from "react";
-import { CancelJobDialog } from "@/components/jobs/cancel-job-dialog";
 import { StepChart } from "@/components/jobs/job-charts";
 import { JobEventsTable } from "@/components/jobs/job-events-table";
 import { JobLineage } from "@/components/jobs/job-lineage";
@@ -11,11 +10,12 @@ import { JobProgress } from "@/components/jobs/job-progress";
 import { JobWarnings, SampleReplies } from "@/components/jobs/job-report";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
 import { ModelName } from "@/components/jobs/model-name";
-import { isLive, useJob, useJobEvents, useRefreshOnFinish, type Job } from "@/components/jobs/queries";
+import { isLive, useCancelJob, useJob, useJobEvents, useRefreshOnFinish, type Job } from "@/components/jobs/queries";
 import { inferenceName, playgroundHref } from "@/components/models/playground-link";
 import { useTrainedModel } from "@/components/models/queries";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { CancelButton } from "@/components/ui/cancel-button";
 import { DetailHeader, DetailLoadError, DetailSkeleton, Fact } from "@/components/ui/detail-page";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
@@ -80,7 +80,7 @@ export function JobMonitor({ jobId }: { jobId: string }) {
         badge={<JobStatusBadge status={data.status} />}
         actions={
           <>
-            {isLive(data.status) && <CancelJobDialog job={data} />}
+            {isLive(data.status) && <CancelJob job={data} />}
             <CheckpointLinks job={data} />
           </>
         }
@@ -163,4 +163,9 @@ export function JobMonitor({ jobId }: { jobId: string }) {
       </Panel>
     </div>
   );
+}
+
+function CancelJob({ job }: { job: Job }) {
+  const cancel = useCancelJob(job.id);
+  return <CancelButton noun="job" cancelRequested={job.cancel_requested} cancel={cancel} description="A running job stops within a heartbeat. It writes no checkpoint; the steps it took are lost." />;
 }

@@ -7,11 +7,11 @@ import { ModelName } from "@/components/jobs/model-name";
 import { isLive } from "@/components/jobs/queries";
 import { inferenceName, playgroundHref } from "@/components/models/playground-link";
 import { useTrainedModel } from "@/components/models/queries";
-import { CancelRlRunDialog } from "@/components/rl-runs/cancel-rl-run-dialog";
-import { useRlRun, type RlRun } from "@/components/rl-runs/queries";
+import { useCancelRlRun, useRlRun, type RlRun } from "@/components/rl-runs/queries";
 import { RewardCurve } from "@/components/rl-runs/reward-curve";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { CancelButton } from "@/components/ui/cancel-button";
 import { DetailHeader, DetailLoadError, DetailSkeleton, Fact } from "@/components/ui/detail-page";
 import { Panel } from "@/components/ui/panel";
 import { RelativeTime } from "@/components/ui/relative-time";
@@ -112,7 +112,7 @@ export function RlRunView({ runId }: { runId: string }) {
         badge={<JobStatusBadge status={run.status} />}
         actions={
           <>
-            {live && <CancelRlRunDialog run={run} />}
+            {live && <CancelRun run={run} />}
             <LastCheckpointLinks run={run} />
           </>
         }
@@ -159,4 +159,9 @@ export function RlRunView({ runId }: { runId: string }) {
       </Panel>
     </div>
   );
+}
+
+function CancelRun({ run }: { run: RlRun }) {
+  const cancel = useCancelRlRun(run.id);
+  return <CancelButton noun="run" cancelRequested={run.cancel_requested} cancel={cancel} description="The iteration in progress stops and its job is cancelled. Checkpoints earlier iterations wrote stay." />;
 }
