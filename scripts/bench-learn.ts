@@ -45,7 +45,7 @@ const SFT: SftSettings = {
   families: families("BENCH_LEARN_SFT_FAMILIES", "arithmetic,strings,counting,json"),
   examples: num("BENCH_LEARN_SFT_EXAMPLES", 960),
   heldoutPrompts: 64,
-  config: { batch_size: num("BENCH_LEARN_SFT_BATCH", 8), learning_rate: num("BENCH_LEARN_SFT_LR", 1e-3), epochs: num("BENCH_LEARN_SFT_EPOCHS", 3) },
+  config: { batch_size: num("BENCH_LEARN_SFT_BATCH", 8), learning_rate: num("BENCH_LEARN_SFT_LR", 1e-3), epochs: num("BENCH_LEARN_SFT_EPOCHS", 5) },
   schedule: (env.BENCH_LEARN_SFT_SCHEDULE ?? "cosine") as SftSettings["schedule"],
   maxTokens: 32,
   pollMs: 200,
