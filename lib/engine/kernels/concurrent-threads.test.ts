@@ -86,8 +86,10 @@ describe.skipIf(!nativeRequired)("native kernels in concurrent training threads"
     step: 1,
   });
   const jobs = {
-    echo: (run: string) => task("echo", run, Array.from({ length: 160 }, (_, i) => echo(i * 7))),
-    story: (run: string) => task("story", run, Array.from({ length: 32 }, (_, i) => story(i * 3))),
+    // Long enough that both jobs' steps overlap even when one spends longer before its first step
+    // (SFT's guard rails sample replies first; ~0.3 s apart here, more on a loaded machine).
+    echo: (run: string) => task("echo", run, Array.from({ length: 480 }, (_, i) => echo(i * 7))),
+    story: (run: string) => task("story", run, Array.from({ length: 96 }, (_, i) => story(i * 3))),
   };
 
   it("compute bitwise what each computes alone", async () => {
