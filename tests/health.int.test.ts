@@ -11,9 +11,12 @@ describe("health", () => {
 
   it("GET /v1/system-check runs real checks and skips what is not configured", async () => {
     const { status, body } = await json(api("GET", "/v1/system-check"));
-    expect(status).toBe(200);
     const check = systemCheckSchema.parse(body);
     expect(check).toMatchObject({ api: true, database: true, engine: { success: true, error: null } });
+    // On PostgreSQL the files share one database: another file's job may be waiting while no runner
+    // is alive, and then the queue is rightly the failing check (its own test below runs on PGlite).
+    if (process.env.DATABASE_URL && check.cpu_queue.success === false) expect(status).toBe(503);
+    else expect(status).toBe(200);
     expect(check.database_check.duration).toBeGreaterThan(0);
     expect(check.gpu_queue).toMatchObject({ success: true, skipped: true });
     expect(check.cpu_queue).toMatchObject({ workers: expect.any(Number), queued: expect.any(Number), running: expect.any(Number) });
