@@ -7,6 +7,7 @@ import { StepChart } from "@/components/jobs/job-charts";
 import { JobEventsTable } from "@/components/jobs/job-events-table";
 import { JobLineage } from "@/components/jobs/job-lineage";
 import { JobProgress } from "@/components/jobs/job-progress";
+import { JobRuns } from "@/components/jobs/job-runs";
 import { JobWarnings, SampleReplies } from "@/components/jobs/job-report";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
 import { ModelName } from "@/components/jobs/model-name";
@@ -146,6 +147,7 @@ export function JobMonitor({ jobId }: { jobId: string }) {
       </div>
 
       {data.source && <JobLineage source={data.source} />}
+      {data.runs.length > 1 && <JobRuns runs={data.runs} />}
 
       <Panel title="Events" description="In order, newest at the bottom.">
         {feed.isError ? (
