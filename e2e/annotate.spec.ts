@@ -188,7 +188,7 @@ test("a preferred choice between two answers, picked with a digit; Release (r) g
   const project = `${me.user.username}/e2e-pairs`;
   await ok(await request.post(`/v1/teams/${me.user.username}/projects/e2e-pairs/annotation-specs`, { headers: adminAuth, data: { name: "better", type: "preferred_choice" } }), 201);
   const pairs: string[] = [];
-  for (const content of ["Name a colour.", "Name a fruit."]) {
+  for (const content of ["Name a planet.", "Name a tree."]) {
     const response = await request.post("/v1/chat/completions", {
       headers: { ...adminAuth, "svc-project": project },
       data: { model: "anneal/tiny-chat", messages: [{ role: "user", content }], max_tokens: 6, n: 2, seed: 3 },

@@ -6,7 +6,7 @@ import { adminAuth, signInAsAdmin } from "./session";
 // base model (step 0) and the first checkpoint served calls, people reacted and scored them, and
 // the page shows each step's numbers side by side with the change from the step before.
 
-const PROJECT = "e2e-judged";
+const PROJECT = "e2e-checkpoint-feedback";
 /** The feedback routes take Basic credentials (W&B Weave's), `api:<key>`. */
 const basic = { authorization: `Basic ${Buffer.from(`api:${E2E_INIT_API_KEY}`).toString("base64")}` };
 
