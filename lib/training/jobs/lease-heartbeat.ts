@@ -3,7 +3,7 @@
 // of holding the job forever.
 import { log } from "@/lib/log";
 import type { OwnedJob } from "./owned-job";
-import { renewLease } from "./queue";
+import { renewJobLease } from "./queue";
 
 export interface HeartbeatOptions {
   timing: { leaseMs: number; heartbeatMs: number; stallMs: number };
@@ -23,7 +23,7 @@ export function startLeaseHeartbeat(job: OwnedJob, { timing, lastHeard, checkIn 
       job.stopThread();
       return;
     }
-    renewLease(job.jobId, job.workerId, leaseMs).then(
+    renewJobLease(job.jobId, job.workerId, leaseMs).then(
       (state) => {
         if (!state.owned && job.outcome === "running") job.lose();
         // The cancellation goes through the job's writes, after those already queued.

@@ -7,9 +7,12 @@
 import type { Prisma } from "@/lib/db/generated/client";
 import { getDb } from "@/lib/db/client";
 import { uuid7 } from "@/lib/db/uuid7";
+import { lockOwnedRow, renewLease, type LeaseState } from "@/lib/training/leased-rows";
 import type { EventType, JobKind } from "./schemas";
 
 type Tx = Prisma.TransactionClient;
+
+export type { LeaseState };
 
 export interface ClaimedJob {
   id: string;
@@ -60,33 +63,15 @@ export async function failAbandonedJobs(maxAttempts: number): Promise<string[]> 
   return failed;
 }
 
-export interface LeaseState {
-  owned: boolean;
-  cancelRequested: boolean;
-}
-
-export async function renewLease(jobId: string, workerId: string, leaseMs: number): Promise<LeaseState> {
-  const rows = await getDb().$queryRawUnsafe<{ cancelRequested: boolean }[]>(
-    `UPDATE "TrainingJob" SET "leaseExpiresAt" = now() + make_interval(secs => $3::float8 / 1000)
-      WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running'
-      RETURNING "cancelRequested"`,
-    jobId, workerId, leaseMs,
-  );
-  return { owned: rows.length === 1, cancelRequested: rows[0]?.cancelRequested ?? false };
-}
+/** Extends this worker's lease on a running job. */
+export const renewJobLease = (jobId: string, workerId: string, leaseMs: number): Promise<LeaseState> => renewLease("TrainingJob", jobId, workerId, leaseMs);
 
 /** Locks the job row if this worker still owns it; false otherwise (the caller must stop). */
 export async function lockOwnedJob(tx: Tx, jobId: string, workerId: string): Promise<boolean> {
   return (await lockOwnedJobState(tx, jobId, workerId)).owned;
 }
 
-async function lockOwnedJobState(tx: Tx, jobId: string, workerId: string): Promise<LeaseState> {
-  const rows = await tx.$queryRawUnsafe<{ cancelRequested: boolean }[]>(
-    `SELECT "cancelRequested" FROM "TrainingJob" WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running' FOR UPDATE`,
-    jobId, workerId,
-  );
-  return { owned: rows.length === 1, cancelRequested: rows[0]?.cancelRequested ?? false };
-}
+const lockOwnedJobState = (tx: Tx, jobId: string, workerId: string): Promise<LeaseState> => lockOwnedRow(tx, "TrainingJob", jobId, workerId);
 
 /** Appends an event to the job's feed, next in its order. */
 export async function insertEvent(tx: Tx, jobId: string, type: EventType, data: Record<string, unknown>): Promise<void> {

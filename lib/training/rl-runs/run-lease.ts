@@ -5,6 +5,7 @@
 // training slot while it waits for them.
 import type { Prisma } from "@/lib/db/generated/client";
 import { getDb } from "@/lib/db/client";
+import { lockOwnedRow, renewLease, type LeaseState } from "@/lib/training/leased-rows";
 
 type Tx = Prisma.TransactionClient;
 
@@ -25,30 +26,14 @@ export async function claimRun(workerId: string, leaseMs: number): Promise<strin
   return rows[0]?.id ?? null;
 }
 
-export interface RunLeaseState {
-  owned: boolean;
-  cancelRequested: boolean;
-}
-
-export async function renewRunLease(runId: string, workerId: string, leaseMs: number): Promise<RunLeaseState> {
-  const rows = await getDb().$queryRawUnsafe<{ cancelRequested: boolean }[]>(
-    `UPDATE "RlRun" SET "leaseExpiresAt" = now() + make_interval(secs => $3::float8 / 1000)
-      WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running'
-      RETURNING "cancelRequested"`,
-    runId, workerId, leaseMs,
-  );
-  return { owned: rows.length === 1, cancelRequested: rows[0]?.cancelRequested ?? false };
-}
+/** Extends this worker's lease on a running run. */
+export const renewRunLease = (runId: string, workerId: string, leaseMs: number): Promise<LeaseState> => renewLease("RlRun", runId, workerId, leaseMs);
 
 /** Runs `write` on the locked run row if this worker still holds it; null (nothing written) if not. */
-export async function writeOwnedRun<T>(runId: string, workerId: string, write: (tx: Tx, state: RunLeaseState) => Promise<T>): Promise<T | null> {
+export async function writeOwnedRun<T>(runId: string, workerId: string, write: (tx: Tx, state: LeaseState) => Promise<T>): Promise<T | null> {
   return getDb().$transaction(async (tx) => {
-    const rows = await tx.$queryRawUnsafe<{ cancelRequested: boolean }[]>(
-      `SELECT "cancelRequested" FROM "RlRun" WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running' FOR UPDATE`,
-      runId, workerId,
-    );
-    if (rows.length === 0) return null;
-    return write(tx, { owned: true, cancelRequested: rows[0].cancelRequested });
+    const state = await lockOwnedRow(tx, "RlRun", runId, workerId);
+    return state.owned ? write(tx, state) : null;
   });
 }
 
