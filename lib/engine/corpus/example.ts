@@ -13,10 +13,18 @@ export interface Example {
   /** The reference assistant reply. */
   answer: string;
   check(output: string): boolean;
+  /** The curriculum level it was drawn at (1 = easiest); absent in the version-1 corpus. */
+  level?: number;
 }
 
 /** Makes one example of a family from a random stream. */
 export type ExampleGenerator = (rng: Prng) => Example;
+
+/** One rung of a family's curriculum: what makes it harder than the one below, and its generator. */
+export interface Level {
+  describe: string;
+  generate: ExampleGenerator;
+}
 
 /** The full conversation for supervised training: the prompt and the reference reply. */
 export const withAnswer = (example: Example): ChatMessage[] => [
