@@ -1,11 +1,12 @@
-// Pretrains tiny-chat, Anneal's own small chat model, reproducibly (fixed seeds):
+// Pretrains Anneal's own small chat models reproducibly (fixed seeds): tiny-chat-2 by default, or
+// `--base tiny-chat` for the first tiny-chat.
 //   1. trains the byte-level BPE tokenizer on the task corpus;
 //   2. trains a llama model on packed ChatML conversations from the corpus, with warmup + cosine LR,
 //      a progress line on stderr, and resumable checkpoints in the work directory;
-//   3. writes models/tiny-chat.gguf, measures held-out accuracy per task family and the SFT learning
-//      rate, and writes the model card models/README.md.
-//   npx tsx scripts/pretrain.ts [--resume] [--work-dir build/pretrain] [--steps N] [--train-only]
-//     [--dim D --layers L --heads H --ffn F --vocab V --batch B --lr X --loss-tokens assistant|all]
+//   3. writes models/<base>.gguf, measures held-out accuracy per task family (and level) and the SFT
+//      learning rate, and writes the model card models/<base>.md.
+//   npx tsx scripts/pretrain.ts [--base tiny-chat-2|tiny-chat] [--resume] [--work-dir build/pretrain/<base>]
+//     [--steps N] [--train-only] [--dim D --layers L --heads H --ffn F --vocab V --batch B --lr X --loss-tokens assistant|all]
 // --train-only (for pilots) stops after training. With --resume the saved run's settings are used.
 import fs from "node:fs";
 import path from "node:path";
@@ -17,10 +18,10 @@ import { AdamW } from "../lib/engine/model/adamw";
 import { LlamaModel } from "../lib/engine/model/llama-model";
 import { chatBatch, trainingBatch } from "../lib/engine/pretrain/corpus-batches";
 import { loadCheckpoint, saveCheckpoint } from "../lib/engine/pretrain/checkpoint";
-import { finishTinyChat, type Trained } from "../lib/engine/pretrain/finish";
+import { finishBaseModel, type Trained } from "../lib/engine/pretrain/finish";
 import { learningRate } from "../lib/engine/pretrain/lr-schedule";
 import { formatDuration, progressLine } from "../lib/engine/pretrain/progress-line";
-import { TINY_CHAT_SETTINGS, type RunSettings } from "../lib/engine/pretrain/run-settings";
+import { BASE_SETTINGS, savedSettings, type RunSettings } from "../lib/engine/pretrain/run-settings";
 import { batchLoss, trainStep } from "../lib/engine/pretrain/train-step";
 import { CHATML_SPECIALS } from "../lib/engine/tokenizer/chatml";
 import { Tokenizer } from "../lib/engine/tokenizer/tokenizer";
@@ -28,8 +29,9 @@ import { trainBpe } from "../lib/engine/tokenizer/train-bpe";
 
 const { values: args } = parseArgs({
   options: {
+    base: { type: "string", default: "tiny-chat-2" },
     resume: { type: "boolean", default: false },
-    "work-dir": { type: "string", default: "build/pretrain" },
+    "work-dir": { type: "string" },
     "train-only": { type: "boolean", default: false },
     steps: { type: "string" },
     dim: { type: "string" },
@@ -42,12 +44,14 @@ const { values: args } = parseArgs({
     "loss-tokens": { type: "string" },
   },
 });
-const workDir = args["work-dir"]!;
+const defaults = BASE_SETTINGS[args.base!];
+if (!defaults) throw new Error(`--base must be one of ${Object.keys(BASE_SETTINGS).join(", ")}`);
+const workDir = args["work-dir"] ?? path.join("build/pretrain", args.base!);
 const files = { settings: path.join(workDir, "run.json"), tokenizer: path.join(workDir, "tokenizer.json"), checkpoint: path.join(workDir, "checkpoint.bin") };
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 function settingsFromArgs(): RunSettings {
-  const d = TINY_CHAT_SETTINGS;
+  const d = defaults;
   const num = (v: string | undefined, fallback: number) => (v === undefined ? fallback : Number(v));
   const lossTokens = args["loss-tokens"] ?? d.lossTokens;
   if (lossTokens !== "assistant" && lossTokens !== "all") throw new Error("--loss-tokens must be assistant or all");
@@ -63,12 +67,12 @@ function settingsFromArgs(): RunSettings {
 
 function prepareRun(): { settings: RunSettings; tokenizer: Tokenizer } {
   if (args.resume) {
-    const settings = JSON.parse(fs.readFileSync(files.settings, "utf8")) as RunSettings;
+    const settings = savedSettings(JSON.parse(fs.readFileSync(files.settings, "utf8")) as Partial<RunSettings>);
     return { settings, tokenizer: Tokenizer.fromJSON(JSON.parse(fs.readFileSync(files.tokenizer, "utf8"))) };
   }
   const settings = settingsFromArgs();
   const started = performance.now();
-  const tokenizer = trainBpe(tokenizerTrainingTexts(settings.tokenizerTexts, settings.tokenizerSeed), settings.model.vocabSize, CHATML_SPECIALS);
+  const tokenizer = trainBpe(tokenizerTrainingTexts(settings.tokenizerTexts, settings.tokenizerSeed, settings.corpusVersion), settings.model.vocabSize, CHATML_SPECIALS);
   log(`tokenizer: ${tokenizer.vocabSize} tokens in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (fs.existsSync(files.checkpoint)) log(`starting afresh: discarding the run in ${workDir} (--resume continues it)`);
   fs.rmSync(workDir, { recursive: true, force: true });
@@ -88,9 +92,9 @@ if (args.resume) {
   log(`resumed at step ${state.step}`);
 }
 const total = settings.schedule.totalSteps;
-log(`tiny-chat: ${model.params.count.toLocaleString("en")} parameters, ${JSON.stringify(config)}; ${total} steps of ${settings.batchSize}×${settings.seqLen}, loss on ${settings.lossTokens} tokens; kernels ${defaultKernels().name}`);
+log(`${settings.name}: ${model.params.count.toLocaleString("en")} parameters, ${JSON.stringify(config)}; ${total} steps of ${settings.batchSize}×${settings.seqLen}, loss on ${settings.lossTokens} tokens; kernels ${defaultKernels().name}`);
 
-const heldout = chatBatch(tokenizer, sampleExamples({ seed: settings.corpusSeed, split: "heldout", count: 128 }).map(withAnswer));
+const heldout = chatBatch(tokenizer, sampleExamples({ seed: settings.corpusSeed, split: "heldout", count: 128, version: settings.corpusVersion }).map(withAnswer));
 const heldoutLoss = () => batchLoss(model, heldout);
 
 const session = { started: performance.now(), tokens: 0 };
@@ -99,7 +103,7 @@ const save = () => saveCheckpoint(files.checkpoint, state, model.params, optimiz
 let smoothLoss = state.lastLoss;
 while (state.step < total) {
   const stepStarted = performance.now();
-  const batch = trainingBatch(tokenizer, shape, settings.corpusSeed, state.step);
+  const batch = trainingBatch(tokenizer, shape, settings.corpusSeed, state.step, settings.corpusVersion);
   const { loss } = trainStep(model, optimizer, batch, learningRate(settings.schedule, state.step));
   const realTokens = batch.targets.reduce((n, t) => n + (t >= 0 ? 1 : 0), 0) + batch.conversations;
   smoothLoss = Number.isNaN(smoothLoss) ? loss : 0.95 * smoothLoss + 0.05 * loss;
@@ -124,5 +128,5 @@ while (state.step < total) {
 log(`trained ${state.tokens.toLocaleString("en")} tokens (${state.conversations.toLocaleString("en")} conversations) in ${formatDuration(state.trainingSeconds)}`);
 
 if (!args["train-only"]) {
-  finishTinyChat({ model, tokenizer, settings, trained: state, heldoutLoss: heldoutLoss(), log });
+  finishBaseModel({ model, tokenizer, settings, trained: state, heldoutLoss: heldoutLoss(), log });
 }

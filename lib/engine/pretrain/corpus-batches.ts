@@ -3,7 +3,7 @@
 // uninterrupted run would have, with no stream position to save.
 
 import { withAnswer, type Example } from "../corpus/example";
-import { generateExamples, type Split } from "../corpus/generate";
+import { generateExamples, type CorpusVersion, type Split } from "../corpus/generate";
 import { Prng } from "../prng";
 import { encodeChat, END_OF_TEXT, type ChatMessage, type EncodedChat } from "../tokenizer/chatml";
 import type { Tokenizer } from "../tokenizer/tokenizer";
@@ -28,13 +28,13 @@ function padId(tokenizer: Tokenizer): number {
   return id;
 }
 
-export function corpusBatch(tokenizer: Tokenizer, shape: BatchShape, seed: number, split: Split): PackedBatch {
-  const conversations = encodedConversations(tokenizer, generateExamples({ seed, split }));
+export function corpusBatch(tokenizer: Tokenizer, shape: BatchShape, seed: number, split: Split, version: CorpusVersion = 1): PackedBatch {
+  const conversations = encodedConversations(tokenizer, generateExamples({ seed, split, version }));
   return packConversations(conversations, { ...shape, padId: padId(tokenizer) });
 }
 
-export const trainingBatch = (tokenizer: Tokenizer, shape: BatchShape, corpusSeed: number, step: number): PackedBatch =>
-  corpusBatch(tokenizer, shape, stepSeed(corpusSeed, step), "train");
+export const trainingBatch = (tokenizer: Tokenizer, shape: BatchShape, corpusSeed: number, step: number, version: CorpusVersion = 1): PackedBatch =>
+  corpusBatch(tokenizer, shape, stepSeed(corpusSeed, step), "train", version);
 
 /** Whole conversations as one batch, one per row, loss on the assistant's tokens. */
 export const chatBatch = (tokenizer: Tokenizer, conversations: readonly ChatMessage[][]): PackedBatch =>

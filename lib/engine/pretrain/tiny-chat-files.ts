@@ -1,7 +1,9 @@
-// Where the shipped tiny-chat model and its model card live (the repository's models/ directory).
+// Where the shipped base models and their model cards live (the repository's models/ directory).
 import path from "node:path";
 
 const MODELS_DIR = path.resolve(import.meta.dirname, "../../../models");
 
-export const TINY_CHAT_GGUF = path.join(MODELS_DIR, "tiny-chat.gguf");
-export const TINY_CHAT_CARD = path.join(MODELS_DIR, "README.md");
+export const baseModelFiles = (name: string) => ({ gguf: path.join(MODELS_DIR, `${name}.gguf`), card: path.join(MODELS_DIR, `${name}.md`) });
+
+export const TINY_CHAT_GGUF = baseModelFiles("tiny-chat").gguf;
+export const TINY_CHAT_2_GGUF = baseModelFiles("tiny-chat-2").gguf;
