@@ -114,6 +114,28 @@ describe("RL runs", () => {
     expect(list.data.map((r) => r.id)).toEqual([created.id]);
   }, 120_000);
 
+  it("replays its rollouts from a seed: the same seed on the same fresh base samples the same replies", async () => {
+    const seeded = { seed: 1234, iterations: 1, group_size: 4, max_tokens: 8 };
+    const runs = [];
+    for (const [name, extra] of [["seed-a", seeded], ["seed-b", seeded], ["seed-other", { ...seeded, seed: 99 }]] as const) {
+      const created = await createRun((await createModel(name)).id, extra);
+      expect(created.seed).toBe(extra.seed);
+      const run = await waitFor(created.id, (r) => r.status !== "queued" && r.status !== "running");
+      expect(run.status, run.error ?? "").toBe("succeeded");
+      runs.push(run.history[0]);
+    }
+    const replies = async (jobId: string | null) => {
+      const job = await getDb().trainingJob.findUniqueOrThrow({ where: { id: jobId! }, select: { input: true } });
+      const { trajectory_groups } = JSON.parse(job.input) as { trajectory_groups: { trajectories: { messages_and_choices: { message?: { content: string } }[]; reward: number }[] }[] };
+      return trajectory_groups.map((g) => g.trajectories.map((t) => [t.messages_and_choices.at(-1)!.message!.content, t.reward]));
+    };
+    const [a, b, other] = await Promise.all(runs.map((h) => replies(h.job_id)));
+    expect(a.flat()).toHaveLength(8);
+    expect(b).toEqual(a);
+    expect(runs[1].reward_mean).toBe(runs[0].reward_mean);
+    expect(other).not.toEqual(a);
+  }, 120_000);
+
   it("continues after a restart at the iteration it was in, waiting for the job it had queued", async () => {
     await stopRunner(); // the iteration's job stays queued while the driver "restarts"
     const model = await createModel("resume");

@@ -43,6 +43,8 @@ export interface RolloutOptions {
   n: number;
   temperature: number;
   maxTokens: number;
+  /** The request's sampling seed; undefined samples at random. */
+  seed: number | undefined;
   score: Scorer;
   signal: AbortSignal;
 }
@@ -54,6 +56,7 @@ export async function rolloutGroup(prompt: RunPrompt, o: RolloutOptions): Promis
     n: o.n,
     temperature: o.temperature,
     max_tokens: o.maxTokens,
+    seed: o.seed,
     logprobs: true,
     return_tokens_as_token_ids: true,
   });

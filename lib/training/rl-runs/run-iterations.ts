@@ -8,6 +8,7 @@ import type { RlRun } from "@/lib/db/generated/client";
 import { checkerSchema, compileChecker } from "@/lib/training/checkers/checker-config";
 import { wakeLocalRunners } from "@/lib/training/jobs/wake";
 import { rewardStats } from "@/lib/training/rl/compute-group-advantages";
+import { rolloutSeed } from "./rollout-seed";
 import { currentWeights, rolloutGroup, type RolloutGroup } from "./rollouts";
 import { endOwnedRun, writeOwnedRun } from "./run-lease";
 import type { IterationDto, RunPrompt } from "./schemas";
@@ -41,8 +42,9 @@ async function rollOutIteration(h: RunHandle, run: RlRun): Promise<void> {
   const weights = await currentWeights(run.modelId);
   const score = compileChecker(checkerSchema.parse(run.checker));
   const groups: RolloutGroup[] = [];
-  for (const prompt of prompts) {
-    groups.push(await rolloutGroup(prompt, { weights, n: run.groupSize, temperature: run.temperature, maxTokens: run.maxTokens, score, signal: h.signal }));
+  for (const [j, prompt] of prompts.entries()) {
+    const seed = run.seed === null ? undefined : rolloutSeed(run.seed, run.iteration, j);
+    groups.push(await rolloutGroup(prompt, { weights, n: run.groupSize, temperature: run.temperature, maxTokens: run.maxTokens, seed, score, signal: h.signal }));
     if (h.signal.aborted) return;
   }
   const rewards = groups.flatMap((g) => g.trajectories.map((t) => t.reward));

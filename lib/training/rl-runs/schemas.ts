@@ -40,6 +40,8 @@ export const createRlRunBody = z.object({
   prompts_per_iteration: z.number().int().min(1).max(128).default(8).describe("Prompts rolled out per iteration, taken in turn from the list."),
   temperature: z.number().min(0).max(2).default(1),
   max_tokens: z.number().int().min(1).max(1024).default(32),
+  seed: z.number().int().min(0).max(2_147_483_647).optional()
+    .describe("Makes the rollouts reproducible: each prompt's request samples from a seed derived from this one, the iteration and the prompt's place in it. Omitted: random."),
   experimental_config: experimentalConfigSchema.optional().describe("Each RL job's experimental_config (learning_rate, ...)."),
 });
 export type CreateRlRunBody = z.output<typeof createRlRunBody>;
@@ -80,6 +82,8 @@ export const rlRunSchema = z.object({
   prompts_per_iteration: z.number().int(),
   temperature: z.number(),
   max_tokens: z.number().int(),
+  /** The rollouts' seed; null when they sample at random. */
+  seed: z.number().int().nullable(),
   experimental_config: z.record(z.string(), z.unknown()),
   /** Iterations finished. */
   iterations_done: z.number().int(),

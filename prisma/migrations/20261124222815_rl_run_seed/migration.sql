@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "RlRun" ADD COLUMN     "seed" INTEGER;
