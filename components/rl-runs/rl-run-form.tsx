@@ -26,7 +26,7 @@ const PROMPT_SOURCES = [
 type PromptSourceChoice = (typeof PROMPT_SOURCES)[number]["id"];
 
 const SHOWN = ["prompts", "prompts.items", "prompts.file_id", "checker.pattern", "checker.flags", "checker.schema", "checker.min", "checker.max", "checker.tolerance",
-  "group_size", "iterations", "prompts_per_iteration", "temperature", "max_tokens", "experimental_config.learning_rate"];
+  "group_size", "iterations", "prompts_per_iteration", "temperature", "max_tokens", "seed", "experimental_config.learning_rate"];
 
 const EXAMPLE = '{"messages": [{"role": "user", "content": "What is 2 + 3?"}], "reference": "5"}';
 const text = (content: unknown) => (typeof content === "string" ? content : Array.isArray(content) ? content.map((p) => (p as { text?: string }).text ?? "").join("") : "");
@@ -70,6 +70,7 @@ function SizeFields({ errors }: { errors: Record<string, string> }) {
       <Field label="Temperature" name="temperature" inputMode="decimal" defaultValue="1" error={errors.temperature} />
       <Field label="Max tokens" name="max_tokens" inputMode="numeric" defaultValue="32" error={errors.max_tokens} />
       <Field label="Learning rate" name="learning_rate" inputMode="decimal" placeholder="model default" error={errors["experimental_config.learning_rate"]} />
+      <Field label="Seed" name="seed" inputMode="numeric" placeholder="random" error={errors.seed} hint="Empty: random; a seed replays the rollouts" />
     </div>
   );
 }

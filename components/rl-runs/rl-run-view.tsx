@@ -133,7 +133,7 @@ export function RlRunView({ runId }: { runId: string }) {
             <span className="font-mono text-xs">{String(run.checker.type)}</span>
           </Fact>
           <Fact label="Sampling">
-            {run.group_size} replies per prompt, temperature {run.temperature}, ≤ {run.max_tokens} tokens
+            {run.group_size} replies per prompt, temperature {run.temperature}, ≤ {run.max_tokens} tokens, {run.seed === null ? "unseeded" : `seed ${run.seed}`}
           </Fact>
           <Fact label="Started">
             <RelativeTime iso={run.started_at} fallback="not yet" />

@@ -22,6 +22,11 @@ describe("readRlRunSettings", () => {
     expect(Object.keys(errors).sort()).toEqual(["checker.max", "experimental_config.learning_rate", "group_size"]);
     expect(readRlRunSettings(form({ "checker.type": "json_schema", "checker.schema": "{nope" })).errors).toHaveProperty("checker.schema");
   });
+  it("sends a seed only when one is given", () => {
+    expect(readRlRunSettings(form({ "checker.type": "exact_match" })).settings).not.toHaveProperty("seed");
+    expect(readRlRunSettings(form({ "checker.type": "exact_match", seed: "42" })).settings.seed).toBe(42);
+    expect(readRlRunSettings(form({ "checker.type": "exact_match", seed: "1.5" })).errors).toHaveProperty("seed");
+  });
 });
 
 describe("parsePastedPrompts", () => {

@@ -18,6 +18,7 @@ export interface RlRunSettings {
   prompts_per_iteration: number;
   temperature: number;
   max_tokens: number;
+  seed?: number;
   experimental_config?: { learning_rate: number };
 }
 
@@ -78,6 +79,7 @@ export function readRlRunSettings(data: FormData): { settings: RlRunSettings; er
   const errors: Record<string, string> = {};
   const temperature = Number(get("temperature"));
   if (!(temperature >= 0 && temperature <= 2)) errors.temperature = "From 0 to 2.";
+  const seed = get("seed");
   const lr = get("learning_rate");
   if (lr && !(Number(lr) > 0)) errors["experimental_config.learning_rate"] = "A positive number, e.g. 1e-4.";
   const settings: RlRunSettings = {
@@ -87,6 +89,7 @@ export function readRlRunSettings(data: FormData): { settings: RlRunSettings; er
     prompts_per_iteration: integer(get, "prompts_per_iteration", 1, 128, errors),
     temperature,
     max_tokens: integer(get, "max_tokens", 1, 1024, errors),
+    ...(seed ? { seed: integer(get, "seed", 0, 2_147_483_647, errors) } : {}),
     ...(lr ? { experimental_config: { learning_rate: Number(lr) } } : {}),
   };
   return { settings, errors };
