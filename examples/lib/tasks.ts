@@ -8,7 +8,7 @@
 // base model meets about half the time (the shape of lib/training/rl/rl-learning.test.ts's task).
 import type { ChatCompletion, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 import type { Example, TaskFamily } from "../../lib/engine/corpus/example";
-import { sampleExamples, type Split } from "../../lib/engine/corpus/generate";
+import { sampleExamples, type CorpusVersion, type Split } from "../../lib/engine/corpus/generate";
 
 export interface Task {
   family: TaskFamily;
@@ -20,8 +20,10 @@ export interface Task {
 
 export type RewardKind = "exact" | "digits" | "even";
 
-export function corpusTasks(o: { families: TaskFamily[]; split: Split; seed: number; count: number; reward?: RewardKind }): Task[] {
-  return sampleExamples(o).map((example) => taskOf(example, o.reward));
+/** `levels` picks curriculum levels (corpus version 2, the task alone without context). */
+export function corpusTasks(o: { families: TaskFamily[]; split: Split; seed: number; count: number; reward?: RewardKind; levels?: number[] }): Task[] {
+  const curriculum = o.levels ? { version: 2 as CorpusVersion, levels: o.levels, context: false } : {};
+  return sampleExamples({ ...o, ...curriculum }).map((example) => taskOf(example, o.reward));
 }
 
 /** A corpus example as a task rewarded by `reward` (default "exact": the example's checker). */

@@ -1,4 +1,4 @@
-// bench:learn, RL part: per seed, a fresh model from tiny-chat, held-out reward before, a series
+// bench:learn, RL part: per seed, a fresh model from the base, held-out reward before, a series
 // of RL jobs (rollouts → trajectory groups → job → ART's event loop → the new step), held-out
 // reward after. Everything goes through the HTTP API, as an ART user's code does.
 import { Anneal, inferenceName, type RlConfig, type TrajectoryGroup } from "../../examples/lib/anneal";
@@ -9,9 +9,12 @@ import type { TaskFamily } from "../../lib/engine/corpus/example";
 import type { Split } from "../../lib/engine/corpus/generate";
 
 export interface RlSettings {
+  baseModel: string;
   /** "capitalize" (examples/lib/capitalize-tasks.ts, exact answer), or corpus families with `reward`. */
   task: "capitalize" | "corpus";
   families: TaskFamily[];
+  /** Curriculum levels of the corpus families (version 2); undefined: version 1's mix. */
+  levels?: number[];
   reward: RewardKind;
   jobs: number;
   groupsPerJob: number;
@@ -55,7 +58,7 @@ export interface RlSeedResult {
 
 function rlTasks(s: RlSettings, split: Split, seed: number, count: number): Task[] {
   if (s.task === "capitalize") return capitalizeTasks({ split, seed, count });
-  return corpusTasks({ families: s.families, split, seed, count, reward: s.reward });
+  return corpusTasks({ families: s.families, levels: s.levels, split, seed, count, reward: s.reward });
 }
 
 /** Held-out prompts (the held-out split, one fixed set for every seed). */
@@ -72,7 +75,7 @@ export async function measure(anneal: Anneal, model: string, tasks: Task[], s: R
 
 export async function runRlSeed(anneal: Anneal, seed: number, s: RlSettings, runId: string, log: (line: string) => void): Promise<RlSeedResult> {
   const started = performance.now();
-  const model = await anneal.createModel({ project: "bench-learn", name: `rl-${runId}-seed${seed}`, baseModel: "anneal/tiny-chat" });
+  const model = await anneal.createModel({ project: "bench-learn", name: `rl-${runId}-seed${seed}`, baseModel: s.baseModel });
   const heldout = heldoutTasks(s);
   const before = await measure(anneal, inferenceName(model), heldout, s);
   log(`seed ${seed}: before: sampled ${before.sampled.toFixed(3)}, greedy ${before.greedy.toFixed(3)} (${((performance.now() - started) / 1000).toFixed(0)} s)`);

@@ -1,4 +1,4 @@
-// bench:learn, SFT part: teach tiny-chat a reply format it never produces — every answer wrapped
+// bench:learn, SFT part: teach the base model a reply format it never produces — every answer wrapped
 // as <answer>…</answer> — from a JSONL file uploaded with POST /v1/files, through one SFT job per
 // seed (seeds differ in the training prompts). Measured on the same held-out prompts before and
 // after: the loss of the held-out reference replies (prompt_logprobs, see replyNll), the share of
@@ -14,6 +14,7 @@ import type { TaskFamily } from "../../lib/engine/corpus/example";
 import { pairedChange, type Change } from "./bench-learn-stats";
 
 export interface SftSettings {
+  baseModel: string;
   families: TaskFamily[];
   examples: number;
   heldoutPrompts: number;
@@ -114,7 +115,7 @@ export function heldoutTasks(s: SftSettings): Task[] {
 
 export async function runSft(anneal: Anneal, s: SftSettings, seed: number, before: SftMeasurement, runId: string, log: (line: string) => void): Promise<SftResult> {
   const started = performance.now();
-  const model = await anneal.createModel({ project: "bench-learn", name: `sft-${runId}-s${seed}`, baseModel: "anneal/tiny-chat" });
+  const model = await anneal.createModel({ project: "bench-learn", name: `sft-${runId}-s${seed}`, baseModel: s.baseModel });
   const t0 = performance.now();
   const lines = corpusTasks({ families: s.families, split: "train", seed: 2000 + seed - 1, count: s.examples })
     .map((task) => ({ messages: [...task.messages, { role: "assistant", content: wrap(task.answer) }] }));
