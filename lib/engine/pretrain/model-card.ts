@@ -84,7 +84,8 @@ zero to two earlier exchanges of the same split.
 | family | level 1 | level 2 | level 3 |
 |---|---|---|---|
 ${Object.entries(CURRICULUM).map(([family, levels]) => `| ${family} | ${levels.map((l) => l.describe).join(" | ")} |`).join("\n")}
-` : ""} Training step *n* draws its conversations from the corpus stream seeded by
+
+` : " "}Training step *n* draws its conversations from the corpus stream seeded by
 \`Prng(${s.corpusSeed}, n)\` (corpus seed ${s.corpusSeed}); held-out prompts (10%, by prompt hash) are never trained on.
 Whole conversations are packed into ${s.batchSize} rows of ${s.seqLen} tokens per step, never split across rows;
 the loss is on ${s.lossTokens === "assistant" ? "the assistant's tokens only (its replies and closing <|im_end|>)" : "every token of each conversation (measured in a pilot: at equal steps this gave a lower held-out loss on the assistant's tokens than training on those tokens alone)"}.

@@ -1,4 +1,4 @@
-// The shipped tiny-chat is a base that fine-tunes: a short SFT run with the real trainer (LlamaModel,
+// Each shipped base is one that fine-tunes: a short SFT run with the real trainer (LlamaModel,
 // AdamW) on a reply format the pretraining corpus never uses — answers wrapped in <answer> tags —
 // lowers held-out loss on that format well below where it started.
 
@@ -8,16 +8,16 @@ import { AdamW } from "../model/adamw";
 import { LlamaModel } from "../model/llama-model";
 import { chatBatch } from "./corpus-batches";
 import { taggedConversations } from "./tagged-answers";
-import { TINY_CHAT_GGUF } from "./tiny-chat-files";
+import { TINY_CHAT_2_GGUF, TINY_CHAT_GGUF } from "./tiny-chat-files";
 import { batchLoss, trainStep } from "./train-step";
 
 const STEPS = 12;
 const BATCH = 8;
 const LR = 1e-3;
 
-describe("fine-tuning the shipped tiny-chat", () => {
+describe.each([TINY_CHAT_GGUF, TINY_CHAT_2_GGUF])("fine-tuning the shipped %s", (gguf) => {
   it("lowers held-out loss on a new answer format", () => {
-    const { config, weights, tokenizer } = readLlamaGguf(TINY_CHAT_GGUF);
+    const { config, weights, tokenizer } = readLlamaGguf(gguf);
     const model = new LlamaModel(config, { weights });
     const optimizer = new AdamW(model.params);
     const train = taggedConversations(3, "train", STEPS * BATCH);
