@@ -22,18 +22,21 @@ test("create a model, see logged groups as charts and transcripts, open it in th
   await signInAsAdmin(page);
   await page.getByRole("link", { name: "Models" }).click();
   await expect(page).toHaveURL(/\/models$/);
-  await expect(page.getByRole("table", { name: "Base models" }).getByRole("row", { name: /anneal\/tiny-chat/ })).toContainText("trainable");
+  // Both shipped bases are listed and trainable; a new model starts from tiny-chat-2.
+  for (const base of ["anneal/tiny-chat-2", "anneal/tiny-chat"]) {
+    await expect(page.getByRole("table", { name: "Base models" }).getByRole("row").filter({ has: page.getByText(base, { exact: true }) })).toContainText("trainable");
+  }
 
   // Create from the console: the dialog offers trainable base models, the workspace's project.
   await page.getByRole("button", { name: "New model" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New model" });
-  await expect(dialog.getByLabel("Base model")).toHaveValue("anneal/tiny-chat");
+  await expect(dialog.getByLabel("Base model")).toHaveValue("anneal/tiny-chat-2");
   await expect(dialog.getByRole("option", { name: /upstream/ })).toHaveCount(0); // serve-only
   await dialog.getByLabel("Name").fill(MODEL);
   await dialog.getByRole("button", { name: "Create model" }).click();
   await expect(dialog).toBeHidden();
   const row = page.getByRole("table", { name: "Trained models" }).getByRole("row", { name: new RegExp(MODEL) });
-  await expect(row).toContainText("anneal/tiny-chat");
+  await expect(row).toContainText("anneal/tiny-chat-2");
 
   // The same name again: the API's 409 lands on the Name field.
   await page.getByRole("button", { name: "New model" }).first().click();

@@ -17,7 +17,7 @@ import { createUser } from "@/lib/auth/users";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
 import { createScratchDatabase } from "@/lib/db/scratch-database";
-import { SHIPPED_MODEL } from "@/lib/inference/base-models";
+import { TINY_CHAT } from "@/lib/inference/base-models";
 import { flushCalls } from "@/lib/inference/call-recorder";
 import { chatCompletionRequestSchema } from "@/lib/inference/chat-request";
 import { embeddedEngine } from "@/lib/inference/engine";
@@ -150,7 +150,7 @@ function runClientJob(client: ChildProcess, job: ClientJob): Promise<Measurement
 
 /** The HTTP request's body as the route hands it to the engine (parsed, with its defaults). */
 function engineJob(body: unknown): CompletionJob {
-  return { gguf: SHIPPED_MODEL.gguf, servedName: SHIPPED_MODEL.name, trainable: SHIPPED_MODEL.trainable, request: chatCompletionRequestSchema.parse(body) };
+  return { gguf: TINY_CHAT.gguf, servedName: TINY_CHAT.name, trainable: TINY_CHAT.trainable, request: chatCompletionRequestSchema.parse(body) };
 }
 
 /** One completion straight from the engine, its events read as the SSE writer reads them. */
@@ -205,7 +205,7 @@ async function measurePerRequest(client: ChildProcess, job: Omit<ClientJob, "con
 }
 
 async function main() {
-  if (!fs.existsSync(SHIPPED_MODEL.gguf)) throw new Error(`bench:chat needs ${SHIPPED_MODEL.gguf} (npm run pretrain)`);
+  if (!fs.existsSync(TINY_CHAT.gguf)) throw new Error(`bench:chat needs ${TINY_CHAT.gguf} (npm run pretrain)`);
   if (!buildIsCurrent(root)) await buildApp(root);
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-bench-chat-"));
   process.env.ANNEAL_DATA_DIR = dataDir;
@@ -229,7 +229,7 @@ async function main() {
     probe.abort();
     const context = promptTokens.length + room;
     const maxTokens = Math.min(128, room - 1);
-    console.log(`model: ${SHIPPED_MODEL.name}, context ${context} tokens; prompt ${promptTokens.length} tokens + ${maxTokens} generated${maxTokens < 128 ? " (128 do not fit this model's context)" : ""}`);
+    console.log(`model: ${TINY_CHAT.name}, context ${context} tokens; prompt ${promptTokens.length} tokens + ${maxTokens} generated${maxTokens < 128 ? " (128 do not fit this model's context)" : ""}`);
     console.log(`database: ${scratch ? "PostgreSQL" : "embedded PGlite"}`);
     console.log(`load average: ${os.loadavg().map((l) => l.toFixed(2)).join(" / ")} on ${os.cpus().length} CPUs`);
 

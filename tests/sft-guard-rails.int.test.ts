@@ -123,8 +123,8 @@ describe("guard rails", () => {
     expect(metrics["val/loss"]).toBeGreaterThan(metrics["val/base_loss"]);
   });
 
-  it("a small job (40 examples) launched with the console's defaults either learns the format or is flagged", async () => {
-    const model = await createModel("console-defaults", "anneal/tiny-chat");
+  it.each(["anneal/tiny-chat-2", "anneal/tiny-chat"])("a small job (40 examples) launched with the console's defaults on %s either learns the format or is flagged", async (base) => {
+    const model = await createModel(`console-defaults-${base.split("/")[1]}`, base);
     const job = await runJob({ model_id: model.id, training_data: tagged(7, "train", 40), config: { ...CONSOLE_SFT_DEFAULTS } });
     expect(job.status).toBe("succeeded");
     const metrics = await checkpointMetrics(model.id);
@@ -134,7 +134,7 @@ describe("guard rails", () => {
     if (degenerate.length > 0) expect(codes.length).toBeGreaterThan(0);
     const learned = metrics["val/loss"] < metrics["val/base_loss"] / 2 && job.sample_replies.every((s) => s.after_ended && /^<answer>.*<\/answer>$/.test(s.after.trim()))
       && new Set(job.sample_replies.map((s) => s.after)).size > 1;
-    console.info(`console defaults, 40 examples: val/loss ${metrics["val/base_loss"].toFixed(3)} → ${metrics["val/loss"].toFixed(3)}, warnings [${codes.join(", ")}], after: ${job.sample_replies.map((s) => JSON.stringify(s.after)).join(" ")}`);
+    console.info(`console defaults, 40 examples on ${base}: val/loss ${metrics["val/base_loss"].toFixed(3)} → ${metrics["val/loss"].toFixed(3)}, warnings [${codes.join(", ")}], after: ${job.sample_replies.map((s) => JSON.stringify(s.after)).join(" ")}`);
     expect(learned || codes.length > 0).toBe(true);
     // Replies that all say the same while the expected ones differ are flagged (the model answers every prompt alike).
     if (new Set(job.sample_replies.map((s) => s.after.trim())).size === 1) expect(codes).toContain("same_reply");

@@ -11,7 +11,7 @@ export function ConversationStarter({ onPick }: { onPick: (text: string) => void
     <div className="px-3 py-8 text-center">
       <p className="text-sm font-medium text-zinc-800">Start a conversation</p>
       <p className="mt-1 text-sm text-zinc-500">
-        Type a message below and press <Kbd>{modifierKey()}</Kbd> <Kbd>Enter</Kbd>. Try one of these with <span className="font-mono text-[12px]">anneal/tiny-chat</span>:
+        Type a message below and press <Kbd>{modifierKey()}</Kbd> <Kbd>Enter</Kbd>. The shipped tiny-chat models answer these:
       </p>
       <div className="mt-3 flex flex-wrap justify-center gap-1.5">
         {EXAMPLES.map((text) => (

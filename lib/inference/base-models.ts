@@ -4,8 +4,8 @@ import { z } from "zod";
 import { getEnv } from "@/lib/config/env";
 import { AppError } from "@/lib/contract/errors";
 
-// The base models this instance serves: the shipped tiny-chat (trainable by Anneal's own engine)
-// and GGUF files the operator lists in ANNEAL_MODELS_FILE. ANNEAL_DEFAULT_MODEL names the one a
+// The base models this instance serves: the shipped tiny-chat-2 and tiny-chat (trainable by Anneal's
+// own engine) and GGUF files the operator lists in ANNEAL_MODELS_FILE. ANNEAL_DEFAULT_MODEL names the one a
 // request without `model` gets (else the first listed).
 
 interface BaseModelCommon {
@@ -36,16 +36,34 @@ export interface UpstreamBaseModel extends BaseModelCommon {
 
 export type BaseModel = GgufBaseModel | UpstreamBaseModel;
 
-export const SHIPPED_MODEL: GgufBaseModel = {
-  kind: "gguf",
-  name: "anneal/tiny-chat",
+const shippedGguf = (file: string) =>
   // Resolved at run time from the working directory; turbopackIgnore keeps the build from tracing the repo.
-  gguf: path.resolve(/* turbopackIgnore: true */ process.cwd(), "models/tiny-chat.gguf"),
+  path.resolve(/* turbopackIgnore: true */ process.cwd(), "models", file);
+
+/** The default base: 512 tokens of context, pretrained on the graded curriculum (models/tiny-chat-2.md). */
+export const TINY_CHAT_2: GgufBaseModel = {
+  kind: "gguf",
+  name: "anneal/tiny-chat-2",
+  gguf: shippedGguf("tiny-chat-2.gguf"),
   trainable: true,
-  description: "Anneal's own 1M-parameter chat model (models/README.md), fully fine-tunable on CPU",
-  // models/README.md: SFT measured by a sweep; RL measured by RL on a correctness reward (1e-3 collapses it).
+  description: "Anneal's own 1M-parameter chat model, 512-token context, graded task curriculum (models/tiny-chat-2.md); fully fine-tunable on CPU",
+  // models/tiny-chat-2.md: SFT measured by its sweep; RL by bench:learn on a correctness reward.
   learningRates: { rl: 1e-4, sft: 3e-3 },
 };
+
+/** The first tiny-chat (128-token context): still listed, so its users' models keep serving and training. */
+export const TINY_CHAT: GgufBaseModel = {
+  kind: "gguf",
+  name: "anneal/tiny-chat",
+  gguf: shippedGguf("tiny-chat.gguf"),
+  trainable: true,
+  description: "Anneal's first 1M-parameter chat model, 128-token context (models/tiny-chat.md); fully fine-tunable on CPU",
+  // models/tiny-chat.md: SFT measured by a sweep; RL measured by RL on a correctness reward (1e-3 collapses it).
+  learningRates: { rl: 1e-4, sft: 3e-3 },
+};
+
+/** Shipped in models/, default first. */
+export const SHIPPED_MODELS: readonly GgufBaseModel[] = [TINY_CHAT_2, TINY_CHAT];
 
 const modelName = z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "letters, digits, . _ - and /");
 const modelsFileSchema = z.array(
@@ -125,7 +143,7 @@ export interface Catalogue {
 export function baseModelCatalogue(): Catalogue {
   const env = getEnv();
   const models = [
-    ...(fs.existsSync(SHIPPED_MODEL.gguf) ? [SHIPPED_MODEL] : []),
+    ...SHIPPED_MODELS.filter((m) => fs.existsSync(m.gguf)),
     ...(env.ANNEAL_MODELS_FILE ? readModelsFile(env.ANNEAL_MODELS_FILE).map((m) => toBaseModel(m, env.ANNEAL_MODELS_FILE!)) : []),
   ];
   const defaultModel = env.ANNEAL_DEFAULT_MODEL ? models.find((m) => m.name === env.ANNEAL_DEFAULT_MODEL) : models[0];
