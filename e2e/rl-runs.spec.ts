@@ -1,20 +1,36 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, type Locator } from "@playwright/test";
 import { adminAuth, signInAsAdmin } from "./session";
 
 // An RL run from the console, without code: on a model's page an engineer pastes prompts, picks a
-// built-in checker (a regular expression: the reply is an even integer), sets group size and
-// iterations, and starts it; the run's page shows the iterations and the reward curve as the
-// server rolls out, trains and samples from each new checkpoint; the last checkpoint opens in the
-// playground. Whether reward rises is the model's business: the curve shows what happened.
+// built-in checker (exact match with each prompt's reference), sets the loop's sizes and a seed,
+// and starts it; the run's page shows the iterations and the reward curve as the server rolls out,
+// trains and samples from each new checkpoint, and the reward rises; the last checkpoint opens in
+// the playground beside the base model.
+//
+// The task: "Capitalize: <word> <word>" (examples/lib/capitalize-tasks.ts, train-split word pairs),
+// rewarded 1 for exactly the uppercase pair. tiny-chat's answer to most pairs is fixed (always
+// right or always wrong: a group with equal rewards teaches nothing), so these 24 are pairs whose 8
+// base replies (seeded, temperature 1) were right 1 to 5 times: something to learn on every one.
+// 4 iterations of 8 prompts cycle through the 24, so the last iteration samples the first one's
+// prompts again, from the third checkpoint. Measured (tests' harness, this configuration) for
+// seeds 1–12: first → last iteration mean reward 0.36–0.48 → 0.81–0.98, a rise of 0.45 to 0.58;
+// at a learning rate of 1e-12 (no learning) it stays flat (seeds 1–3: 0.36 → 0.34, 0.42 → 0.41,
+// 0.48 → 0.39). A seeded run replays exactly: seed 1 goes 0.359 → 0.641 → 0.734 → 0.938, here as
+// there. The test takes 28–40 s (the run itself about 15 s).
 
-const PROMPTS = [
-  { messages: [{ role: "user", content: "What is 357 + 981?" }], reference: "1338" },
-  { messages: [{ role: "user", content: "What is 105 - 767?" }], reference: "-662" },
-  { messages: [{ role: "user", content: "Compute 260 - 417." }], reference: "-157" },
-  { messages: [{ role: "user", content: "548 + 928 =" }], reference: "1476" },
+const PAIRS = [
+  "red sea", "sea bird", "sun bird", "water road", "bread green", "gold bread", "fire moon", "cat snow",
+  "sun sun", "stone fire", "cloud dream", "gold cat", "house sea", "green fire", "fish dog", "sea dream",
+  "smile road", "gold door", "red smile", "star blue", "snow train", "gold water", "stone zebra", "sea apple",
 ];
+const PROMPTS = PAIRS.map((pair) => ({ messages: [{ role: "user", content: `Capitalize: ${pair}` }], reference: pair.toUpperCase() }));
+const SEED = 1;
+/** Last iteration's mean reward over the first's, at least (measured: 0.45 or more). */
+const MIN_RISE = 0.3;
 
-test("launch an RL run on a built-in checker, watch its iterations and reward, open the last checkpoint", async ({ page, request }) => {
+const rewardText = new Intl.NumberFormat("en", { maximumFractionDigits: 3 });
+
+test("launch an RL run on a built-in checker, watch reward rise over its iterations, open the last checkpoint beside the base", async ({ page, request }) => {
   test.setTimeout(180_000);
   const created = await request.post("/v1/preview/models", { headers: adminAuth, data: { project: "default", name: "e2e-rl-run", base_model: "anneal/tiny-chat", return_existing: true } });
   expect(created.status()).toBe(200);
@@ -36,20 +52,24 @@ test("launch an RL run on a built-in checker, watch its iterations and reward, o
   await dialog.getByRole("button", { name: "Start RL run" }).click();
   await expect(dialog.getByText(/Invalid regular expression/)).toBeVisible();
 
-  await dialog.getByLabel("Pattern").fill("^-?\\d*[02468]$");
-  await dialog.getByLabel("Group size").fill("6");
-  await dialog.getByLabel("Iterations").fill("2");
-  await dialog.getByLabel("Prompts per iteration").fill("2");
+  // The reward: the reply is exactly the prompt's reference.
+  await dialog.getByLabel("Reward checker").selectOption("exact_match");
+  await dialog.getByLabel("Group size").fill("8");
+  await dialog.getByLabel("Iterations").fill("4");
+  await dialog.getByLabel("Prompts per iteration").fill("8");
   await dialog.getByLabel("Max tokens").fill("12");
+  await dialog.getByLabel("Seed").fill(String(SEED));
   const submitted = page.waitForRequest((r) => r.url().endsWith("/v1/preview/rl-runs") && r.method() === "POST");
   await dialog.getByRole("button", { name: "Start RL run" }).click();
   expect((await submitted).postDataJSON()).toMatchObject({
     model_id: model.id,
     prompts: { source: "inline", items: PROMPTS },
-    checker: { type: "regex", pattern: "^-?\\d*[02468]$" },
-    group_size: 6,
-    iterations: 2,
-    prompts_per_iteration: 2,
+    checker: { type: "exact_match", case_sensitive: true },
+    group_size: 8,
+    iterations: 4,
+    prompts_per_iteration: 8,
+    max_tokens: 12,
+    seed: SEED,
   });
   await expect(page).toHaveURL(/\/jobs\/rl-runs\/[0-9a-f-]{36}$/);
   const runId = page.url().split("/").at(-1)!;
@@ -58,31 +78,57 @@ test("launch an RL run on a built-in checker, watch its iterations and reward, o
   await expect(page.getByRole("heading", { level: 1 })).toContainText("RL run");
   await expect(page.getByTestId("iteration-row").first()).toBeVisible({ timeout: 60_000 });
   await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 150_000 });
-  await expect(page.getByTestId("iteration-row")).toHaveCount(2);
-  await expect(page.getByTestId("reward-curve")).toHaveAttribute("data-points", "2");
+  await expect(page.getByTestId("iteration-row")).toHaveCount(4);
+  await expect(page.getByTestId("reward-curve")).toHaveAttribute("data-points", "4");
+  await expect(page.getByText(`≤ 12 tokens, seed ${SEED}`)).toBeVisible();
   await expect(page.getByRole("img", { name: "Reward by iteration" })).toBeVisible();
   await expect(page.getByRole("button", { name: "Cancel run" })).toHaveCount(0);
 
   // What the page shows is what the API says: each iteration's reward, and its job's checkpoint.
-  const run = (await (await request.get(`/v1/preview/rl-runs/${runId}`, { headers: adminAuth })).json()) as { history: { reward_mean: number; job_id: string | null; checkpoint_step: number | null }[] };
+  const run = (await (await request.get(`/v1/preview/rl-runs/${runId}`, { headers: adminAuth })).json()) as { seed: number | null; started_at: string; finished_at: string; history: { reward_mean: number; job_id: string | null; checkpoint_step: number | null }[] };
+  expect(run.seed).toBe(SEED);
   const rows = page.getByTestId("iteration-row");
   for (const [i, h] of run.history.entries()) {
-    await expect(rows.nth(i)).toContainText(new Intl.NumberFormat("en", { maximumFractionDigits: 3 }).format(h.reward_mean));
+    await expect(rows.nth(i).getByRole("cell").nth(2)).toHaveText(rewardText.format(h.reward_mean));
     if (h.job_id) await expect(rows.nth(i).getByRole("link", { name: `Job ${h.job_id}` })).toBeVisible();
   }
 
-  // The Jobs page lists the run; the last checkpoint opens in the playground.
+  // Reward rose: the last iteration, on the first one's prompts, scores clearly higher, on the page
+  // as in the API.
+  const rewards = run.history.map((h) => h.reward_mean);
+  const seconds = (Date.parse(run.finished_at) - Date.parse(run.started_at)) / 1000;
+  console.log(`RL run ${runId}, seed ${SEED}: mean reward by iteration ${rewards.map((r) => r.toFixed(3)).join(" → ")} (${seconds} s)`);
+  expect(rewards.at(-1)! - rewards[0]).toBeGreaterThanOrEqual(MIN_RISE);
+  const shownReward = async (row: Locator) => Number(await row.getByRole("cell").nth(2).textContent());
+  expect((await shownReward(rows.last())) - (await shownReward(rows.first()))).toBeGreaterThanOrEqual(MIN_RISE);
+
+  // The Jobs page lists the run.
   await page.goto("/jobs");
   await expect(page.getByTestId("rl-run-row").filter({ has: page.locator(`a[href="/jobs/rl-runs/${runId}"]`) })).toContainText("succeeded");
-  const step = run.history.findLast((h) => h.checkpoint_step !== null)?.checkpoint_step;
-  expect(step, "an iteration whose groups all had equal rewards trains no job").toBeDefined();
+
+  // The last checkpoint in the playground, beside the base model: column A on it (its checkpoint
+  // picked, written by the run's last job), column B on anneal/tiny-chat; one prompt, two answers.
+  const last = run.history.findLast((h) => h.checkpoint_step !== null);
+  expect(last, "an iteration whose groups all had equal rewards trains no job").toBeDefined();
+  const checkpoint = `${model.entity}/${model.project}/${model.name}:step${last!.checkpoint_step}`;
   await page.goto(`/jobs/rl-runs/${runId}`);
-  await page.getByRole("link", { name: `Open step ${step} in playground` }).click();
-  const checkpoint = `${model.entity}/${model.project}/${model.name}:step${step}`;
-  await expect(page).toHaveURL(new RegExp(`/playground\\?model=${encodeURIComponent(checkpoint)}`));
-  await page.getByLabel("Message", { exact: true }).fill("What is 12 + 30?");
-  const sent = page.waitForRequest((r) => r.url().endsWith("/v1/chat/completions") && r.method() === "POST");
+  await page.getByRole("link", { name: "Compare with base" }).click();
+  await expect(page).toHaveURL(new RegExp(`/playground\\?model=${encodeURIComponent(checkpoint)}&compare=`));
+  await expect(page.getByRole("button", { name: "Compare" })).toHaveAttribute("aria-pressed", "true");
+  const params = page.getByRole("complementary", { name: "Parameters" });
+  await expect(params.getByLabel("Checkpoint")).toHaveValue(String(last!.checkpoint_step));
+  await expect(params.getByTestId("checkpoint-source")).toContainText(`Written by RL · ${last!.job_id!.slice(-8)}`);
+  const bodies: { model?: string }[] = [];
+  page.on("request", (r) => {
+    if (r.url().endsWith("/v1/chat/completions") && r.method() === "POST") bodies.push(r.postDataJSON() as { model?: string });
+  });
+  await page.getByLabel("Message", { exact: true }).fill(PROMPTS[0].messages[0].content);
   await page.keyboard.press("Control+Enter");
-  expect((await sent).postDataJSON()).toMatchObject({ model: checkpoint });
-  await expect(page.getByTestId("message-assistant").first().getByTestId("run-usage")).toHaveText(/completion tokens/);
+  const columnA = page.getByTestId("column-A");
+  const columnB = page.getByTestId("column-B");
+  await expect(columnA.getByTestId("run-usage")).toHaveText(/completion tokens/);
+  await expect(columnB.getByTestId("run-usage")).toHaveText(/completion tokens/);
+  await expect(columnA).toContainText(checkpoint);
+  await expect(columnB).toContainText("anneal/tiny-chat");
+  expect(bodies.map((b) => b.model).sort()).toEqual([checkpoint, "anneal/tiny-chat"].sort());
 });
