@@ -47,7 +47,7 @@ export const TINY_CHAT_2: GgufBaseModel = {
   gguf: shippedGguf("tiny-chat-2.gguf"),
   trainable: true,
   description: "Anneal's own 1M-parameter chat model, 512-token context, graded task curriculum (models/tiny-chat-2.md); fully fine-tunable on CPU",
-  // models/tiny-chat-2.md: SFT measured by its sweep; RL by bench:learn on a correctness reward.
+  // models/tiny-chat-2.md: SFT measured by its sweep; RL is tiny-chat's measured rate (same shape and optimizer).
   learningRates: { rl: 1e-4, sft: 3e-3 },
 };
 
