@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
+import { askSideBySide } from "./compare";
 import { adminAuth, signInAsAdmin } from "./session";
 
 // Training from the console as an engineer does it: upload a small JSONL on a model's page and
@@ -107,19 +108,7 @@ test("train a model from an uploaded JSONL, watch it succeed, chat with the chec
   await page.goto(`/jobs/${jobId}`);
   await page.getByRole("link", { name: "Compare with base" }).click();
   await expect(page.getByRole("button", { name: "Compare" })).toHaveAttribute("aria-pressed", "true");
-  const bodies: { model?: string }[] = [];
-  page.on("request", (r) => {
-    if (r.url().endsWith("/v1/chat/completions") && r.method() === "POST") bodies.push(r.postDataJSON() as { model?: string });
-  });
-  await page.getByLabel("Message", { exact: true }).fill("Who are you?");
-  await page.keyboard.press("Control+Enter");
-  const columnA = page.getByTestId("column-A");
-  const columnB = page.getByTestId("column-B");
-  await expect(columnA.getByTestId("run-usage")).toHaveText(/completion tokens/);
-  await expect(columnB.getByTestId("run-usage")).toHaveText(/completion tokens/);
-  await expect(columnA).toContainText(checkpoint);
-  await expect(columnB).toContainText("anneal/tiny-chat");
-  expect(bodies.map((b) => b.model).sort()).toEqual([checkpoint, "anneal/tiny-chat"].sort());
+  await askSideBySide(page, "Who are you?", { checkpoint, base: "anneal/tiny-chat" });
 });
 
 test("train on recorded calls picked in a table", async ({ page, request }) => {

@@ -1,4 +1,5 @@
 import { expect, test, type Locator } from "@playwright/test";
+import { askSideBySide } from "./compare";
 import { adminAuth, signInAsAdmin } from "./session";
 
 // An RL run from the console, without code: on a model's page an engineer pastes prompts, picks a
@@ -118,17 +119,5 @@ test("launch an RL run on a built-in checker, watch reward rise over its iterati
   const params = page.getByRole("complementary", { name: "Parameters" });
   await expect(params.getByLabel("Checkpoint")).toHaveValue(String(last!.checkpoint_step));
   await expect(params.getByTestId("checkpoint-source")).toContainText(`Written by RL · ${last!.job_id!.slice(-8)}`);
-  const bodies: { model?: string }[] = [];
-  page.on("request", (r) => {
-    if (r.url().endsWith("/v1/chat/completions") && r.method() === "POST") bodies.push(r.postDataJSON() as { model?: string });
-  });
-  await page.getByLabel("Message", { exact: true }).fill(PROMPTS[0].messages[0].content);
-  await page.keyboard.press("Control+Enter");
-  const columnA = page.getByTestId("column-A");
-  const columnB = page.getByTestId("column-B");
-  await expect(columnA.getByTestId("run-usage")).toHaveText(/completion tokens/);
-  await expect(columnB.getByTestId("run-usage")).toHaveText(/completion tokens/);
-  await expect(columnA).toContainText(checkpoint);
-  await expect(columnB).toContainText("anneal/tiny-chat");
-  expect(bodies.map((b) => b.model).sort()).toEqual([checkpoint, "anneal/tiny-chat"].sort());
+  await askSideBySide(page, PROMPTS[0].messages[0].content, { checkpoint, base: "anneal/tiny-chat" });
 });

@@ -38,7 +38,7 @@ test("the engine's refusals keep their status through npm start (a prompt longer
   // bundle: two copies of lib/, and the engine's 400 must not become the route wrapper's 500.
   const res = await request.post("/v1/chat/completions", {
     headers: { authorization: `Bearer ${E2E_INIT_API_KEY}` },
-    data: { messages: [{ role: "user", content: "word ".repeat(300) }] },
+    data: { messages: [{ role: "user", content: "word ".repeat(2000) }] },
   });
   expect(res.status()).toBe(400);
   expect((await res.json()).detail).toMatch(/context length is only \d+ tokens/);

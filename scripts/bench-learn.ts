@@ -41,7 +41,7 @@ const RL: RlSettings = {
   jobs: num("BENCH_LEARN_RL_JOBS", 10),
   groupsPerJob: num("BENCH_LEARN_RL_GROUPS", 8),
   groupSize: num("BENCH_LEARN_RL_GROUP_SIZE", 8),
-  // null: the base model's declared RL rate (models/README.md), as a client that sets nothing gets.
+  // null: the base model's declared RL rate (its card in models/), as a client that sets nothing gets.
   config: { learning_rate: env.BENCH_LEARN_RL_LR ? Number(env.BENCH_LEARN_RL_LR) : null },
   maxTokens: 24,
   heldoutPrompts: 64,

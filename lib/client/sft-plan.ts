@@ -3,7 +3,7 @@
 // and which parts of one example it trains (the assistant turns, or the last one).
 import { validationCount } from "@/lib/training/sft/validation-split";
 
-/** What the console sends when its fields are left as they are (models/README.md "SFT defaults"). */
+/** What the console sends when its fields are left as they are (docs/decisions.md "SFT defaults chosen"). */
 export const CONSOLE_SFT_DEFAULTS = { batch_size: 2, epochs: 3, validation_fraction: 0.1 } as const;
 
 export interface StepPlan {
