@@ -32,7 +32,7 @@ describe("readRlRunSettings", () => {
 describe("parsePastedPrompts", () => {
   it("reads one prompt per line and names the first bad line", () => {
     expect(parsePastedPrompts('{"messages":[{"role":"user","content":"2+2?"}],"reference":"4"}\n\n').items).toHaveLength(1);
-    expect(parsePastedPrompts('{"messages":[]}\nnope').error).toBe("Line 2 is not JSON.");
+    expect(parsePastedPrompts('{"messages":[]}\nnope').error).toMatch(/^Line 2: not valid JSON/);
     expect(parsePastedPrompts('{"reference":"4"}').error).toMatch(/Line 1/);
     expect(parsePastedPrompts("").error).toBeDefined();
   });

@@ -1,6 +1,11 @@
 // The RL-run form's values → the body of POST /v1/preview/rl-runs (less its prompts, which the
 // form adds per source), with a message per field the browser can already tell is wrong. The
 // server validates everything again (its 422s land on the same fields).
+import { z } from "zod";
+import { JsonlError, parseJsonl } from "@/lib/contract/jsonl";
+
+/** The server's limit on a run's prompts (lib/training/rl-runs/schemas.ts MAX_RUN_PROMPTS). */
+const MAX_PASTED_PROMPTS = 1_000;
 
 export const CHECKER_CHOICES = [
   { type: "exact_match", label: "Exact match with the reference" },
@@ -95,22 +100,15 @@ export function readRlRunSettings(data: FormData): { settings: RlRunSettings; er
   return { settings, errors };
 }
 
+/** What the browser checks of a pasted prompt (the server checks the messages themselves). */
+const pastedPromptSchema = z.object({ messages: z.array(z.unknown()), reference: z.string().optional() });
+
 /** Pasted JSONL prompts: one {messages, reference?} per line; the first bad line is reported. */
 export function parsePastedPrompts(text: string): { items: PromptInput[]; error?: string } {
-  const items: PromptInput[] = [];
-  for (const [i, raw] of text.split("\n").entries()) {
-    const line = raw.trim();
-    if (!line) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      return { items, error: `Line ${i + 1} is not JSON.` };
-    }
-    const item = value as { messages?: unknown; reference?: unknown };
-    if (!Array.isArray(item?.messages)) return { items, error: `Line ${i + 1}: needs "messages", a list.` };
-    if (item.reference !== undefined && typeof item.reference !== "string") return { items, error: `Line ${i + 1}: "reference" must be a string.` };
-    items.push(item as PromptInput);
+  try {
+    return { items: parseJsonl(text, { schema: pastedPromptSchema, line: '{"messages": [...], "reference": "..."}', items: "prompts", max: MAX_PASTED_PROMPTS }) };
+  } catch (error) {
+    if (!(error instanceof JsonlError)) throw error;
+    return { items: [], error: error.line === null ? 'Paste one {"messages": [...], "reference": "..."} object per line.' : `Line ${error.line}: ${error.message}.` };
   }
-  return items.length ? { items } : { items, error: 'Paste one {"messages": [...], "reference": "..."} object per line.' };
 }

@@ -4,6 +4,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { teamIdsAllowing } from "@/lib/auth/team-access";
 import { invalid, notFound } from "@/lib/contract/errors";
+import { JsonlError, jsonlErrorAt, parseJsonl } from "@/lib/contract/jsonl";
 import { getDatabase } from "@/lib/db/client";
 import { readFileForCaller } from "@/lib/files/files";
 import { flushCalls } from "@/lib/inference/call-recorder";
@@ -34,27 +35,12 @@ export async function loadRunPrompts(principal: Principal, source: PromptSource)
 }
 
 export function parsePromptsJsonl(text: string, fileId: string): RunPrompt[] {
-  const prompts: RunPrompt[] = [];
-  const fail = (line: number, message: string) => invalid([...AT, "file_id"], `file ${fileId}, line ${line}: ${message}`);
-  for (const [i, raw] of text.split("\n").entries()) {
-    const line = raw.trim();
-    if (!line) continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(line);
-    } catch {
-      throw fail(i + 1, 'not valid JSON (each line must be one {"messages": [...], "reference"?: "..."} object)');
-    }
-    const parsed = runPromptSchema.safeParse(value);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw fail(i + 1, `${issue.path.length ? `${issue.path.join(".")}: ` : ""}${issue.message}`);
-    }
-    prompts.push(parsed.data);
-    if (prompts.length > MAX_RUN_PROMPTS) throw fail(i + 1, `more than ${MAX_RUN_PROMPTS} prompts`);
+  try {
+    return parseJsonl(text, { schema: runPromptSchema, line: '{"messages": [...], "reference"?: "..."}', items: "prompts", max: MAX_RUN_PROMPTS });
+  } catch (error) {
+    if (error instanceof JsonlError) throw invalid([...AT, "file_id"], jsonlErrorAt(`file ${fileId}`, error));
+    throw error;
   }
-  if (!prompts.length) throw invalid([...AT, "file_id"], `file ${fileId}: no prompts (expected one {"messages": [...]} object per line)`);
-  return prompts;
 }
 
 interface CallRow {
