@@ -2,14 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { LaunchActions } from "@/components/jobs/launch-actions";
 import { launchErrors } from "@/components/jobs/launch-errors";
-import { ModeSwitch } from "@/components/jobs/mode-switch";
+import { ModeForms } from "@/components/jobs/mode-forms";
 import { RlJudgementForm } from "@/components/jobs/rl-judgement-form";
 import { PickTable, usePicked } from "@/components/jobs/pick-table";
 import { useLaunchRl } from "@/components/jobs/queries";
 import { useTrajectoryGroups, type TrainedModel, type TrajectoryGroup } from "@/components/models/queries";
-import { Alert } from "@/components/ui/alert";
-import { DialogActions } from "@/components/ui/dialog";
 import { Field, SelectField } from "@/components/ui/field";
 import { groupsToRlInput } from "@/lib/client/job-progress";
 
@@ -17,20 +16,14 @@ const rewardFormat = new Intl.NumberFormat("en", { maximumFractionDigits: 3 });
 
 /** RL from trajectory groups: the model's logged groups, or groups built from people's scores. */
 export function RlGroupsForm({ model }: { model: TrainedModel }) {
-  const [mode, setMode] = useState<"logged" | "scored">("logged");
   return (
-    <div className="space-y-4">
-      <ModeSwitch
-        label="Groups"
-        value={mode}
-        onChange={setMode}
-        modes={[
-          { id: "logged", label: "Logged groups" },
-          { id: "scored", label: "Human scores" },
-        ]}
-      />
-      {mode === "logged" ? <LoggedGroupsForm model={model} /> : <RlJudgementForm model={model} />}
-    </div>
+    <ModeForms
+      label="Groups"
+      modes={[
+        { id: "logged", label: "Logged groups", form: <LoggedGroupsForm model={model} /> },
+        { id: "scored", label: "Human scores", form: <RlJudgementForm model={model} /> },
+      ]}
+    />
   );
 }
 
@@ -108,8 +101,7 @@ function LoggedGroupsForm({ model }: { model: TrainedModel }) {
       />
       {errors.groups && <p className="-mt-2 text-xs text-red-600">{errors.groups}</p>}
       <Field label="Learning rate" name="learning_rate" inputMode="decimal" placeholder="model default" error={errors["experimental_config.learning_rate"]} className="max-w-48" />
-      {form && <Alert title="The job was not started">{form}</Alert>}
-      <DialogActions label={`Train on ${picked.size} group${picked.size === 1 ? "" : "s"}`} pendingLabel="Starting…" pending={launch.isPending} />
+      <LaunchActions error={form} label={`Train on ${picked.size} group${picked.size === 1 ? "" : "s"}`} pending={launch.isPending} />
     </form>
   );
 }

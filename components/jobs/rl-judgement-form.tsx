@@ -3,13 +3,13 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { EMPTY_SOURCE, JudgedSourceFields, sourceBody, useSourceSpecs, type JudgedSource } from "@/components/jobs/judgement-source";
+import { LaunchActions } from "@/components/jobs/launch-actions";
 import { launchErrors } from "@/components/jobs/launch-errors";
 import { LeftOutList } from "@/components/jobs/left-out-list";
 import { useLaunchRlFromJudgement, usePreviewRlGroups, type RlGroupsPreview } from "@/components/jobs/queries";
 import type { TrainedModel } from "@/components/models/queries";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { DialogActions } from "@/components/ui/dialog";
 import { Field, SelectField } from "@/components/ui/field";
 
 // RL from human scores: the server groups judged calls (a call's n ≥ 2 choices, or calls with the
@@ -142,8 +142,7 @@ export function RlJudgementForm({ model }: { model: TrainedModel }) {
       {preview.data && <Preview preview={preview.data} />}
       {preview.error && <Alert title="No preview">{launchErrors(preview.error, []).form}</Alert>}
       <Field label="Learning rate" name="learning_rate" inputMode="decimal" placeholder="model default" error={errors["experimental_config.learning_rate"]} className="max-w-48" />
-      {form && <Alert title="The job was not started">{form}</Alert>}
-      <DialogActions label={groups ? `Train on ${groups} group${groups === 1 ? "" : "s"}` : "Train"} pendingLabel="Starting…" pending={launch.isPending} />
+      <LaunchActions error={form} label={groups ? `Train on ${groups} group${groups === 1 ? "" : "s"}` : "Train"} pending={launch.isPending} />
     </form>
   );
 }

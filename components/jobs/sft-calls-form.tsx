@@ -3,15 +3,14 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { useModels } from "@/components/inference/queries";
+import { LaunchActions } from "@/components/jobs/launch-actions";
 import { launchErrors } from "@/components/jobs/launch-errors";
 import { PickTable, usePicked } from "@/components/jobs/pick-table";
-import { ModeSwitch } from "@/components/jobs/mode-switch";
+import { ModeForms } from "@/components/jobs/mode-forms";
 import { useCalls, useLaunchSft, type RecordedCall } from "@/components/jobs/queries";
 import { readSftConfig, SftConfigFields } from "@/components/jobs/sft-config-fields";
 import { SftJudgementForm } from "@/components/jobs/sft-judgement-form";
 import type { TrainedModel } from "@/components/models/queries";
-import { Alert } from "@/components/ui/alert";
-import { DialogActions } from "@/components/ui/dialog";
 import { SelectField } from "@/components/ui/field";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { callToExample } from "@/lib/client/job-progress";
@@ -24,20 +23,14 @@ const lastUser = (call: RecordedCall) => text([...call.messages].reverse().find(
 /** SFT from recorded calls: picked from a table, or chosen by people's judgement (a queue's or a
  *  project's annotated calls, with corrected replies). */
 export function SftCallsForm({ model }: { model: TrainedModel }) {
-  const [mode, setMode] = useState<"pick" | "judged">("pick");
   return (
-    <div className="space-y-4">
-      <ModeSwitch
-        label="Calls"
-        value={mode}
-        onChange={setMode}
-        modes={[
-          { id: "pick", label: "Pick calls" },
-          { id: "judged", label: "By judgement" },
-        ]}
-      />
-      {mode === "pick" ? <PickCallsForm model={model} /> : <SftJudgementForm model={model} />}
-    </div>
+    <ModeForms
+      label="Calls"
+      modes={[
+        { id: "pick", label: "Pick calls", form: <PickCallsForm model={model} /> },
+        { id: "judged", label: "By judgement", form: <SftJudgementForm model={model} /> },
+      ]}
+    />
   );
 }
 
@@ -110,8 +103,7 @@ function PickCallsForm({ model }: { model: TrainedModel }) {
       />
       {errors.calls && <p className="-mt-2 text-xs text-red-600">{errors.calls}</p>}
       <SftConfigFields errors={errors} examples={{ count: picked.size, first: picked.size ? callToExample([...picked.values()][0]) : null }} />
-      {form && <Alert title="The job was not started">{form}</Alert>}
-      <DialogActions label={`Train on ${picked.size} call${picked.size === 1 ? "" : "s"}`} pendingLabel="Starting…" pending={launch.isPending} />
+      <LaunchActions error={form} label={`Train on ${picked.size} call${picked.size === 1 ? "" : "s"}`} pending={launch.isPending} />
     </form>
   );
 }

@@ -4,6 +4,7 @@ import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { EMPTY_RULE, ruleBody, RuleFields, type RuleDraft } from "@/components/jobs/judgement-rule";
 import { EMPTY_SOURCE, JudgedSourceFields, sourceBody, useSourceSpecs, type JudgedSource } from "@/components/jobs/judgement-source";
+import { LaunchActions } from "@/components/jobs/launch-actions";
 import { launchErrors } from "@/components/jobs/launch-errors";
 import { LeftOutList } from "@/components/jobs/left-out-list";
 import { useBuildSftDataset, useLaunchSft, type SftDataset } from "@/components/jobs/queries";
@@ -11,7 +12,6 @@ import { readSftConfig, SftConfigFields } from "@/components/jobs/sft-config-fie
 import type { TrainedModel } from "@/components/models/queries";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
-import { DialogActions } from "@/components/ui/dialog";
 import { SelectField } from "@/components/ui/field";
 
 // SFT from human judgement: the calls of a queue (or a project) whose annotation passes a rule,
@@ -98,8 +98,7 @@ export function SftJudgementForm({ model }: { model: TrainedModel }) {
       {dataset && <Summary dataset={dataset} />}
       {buildError && <Alert title="The dataset was not built">{buildError}</Alert>}
       <SftConfigFields errors={errors} />
-      {form && <Alert title="The job was not started">{form}</Alert>}
-      <DialogActions label={dataset?.used ? `Train on ${dataset.used} example${dataset.used === 1 ? "" : "s"}` : "Train"} pendingLabel="Starting…" pending={launch.isPending} />
+      <LaunchActions error={form} label={dataset?.used ? `Train on ${dataset.used} example${dataset.used === 1 ? "" : "s"}` : "Train"} pending={launch.isPending} />
     </form>
   );
 }

@@ -2,12 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { LaunchActions } from "@/components/jobs/launch-actions";
 import { launchErrors } from "@/components/jobs/launch-errors";
 import { useLaunchSftFromFile } from "@/components/jobs/queries";
 import { readSftConfig, SFT_CONFIG_FIELDS, SftConfigFields, type ChosenExamples } from "@/components/jobs/sft-config-fields";
 import type { TrainedModel } from "@/components/models/queries";
-import { Alert } from "@/components/ui/alert";
-import { DialogActions } from "@/components/ui/dialog";
 import { INPUT_CLASS } from "@/components/ui/field";
 import { countJsonlLines, firstJsonlExample } from "@/lib/client/sft-plan";
 
@@ -63,8 +62,7 @@ export function SftUploadForm({ model }: { model: TrainedModel }) {
         </p>
       </div>
       <SftConfigFields errors={errors} examples={chosen} />
-      {form && <Alert title="The job was not started">{form}</Alert>}
-      <DialogActions label="Start training" pendingLabel="Uploading…" pending={launch.isPending} />
+      <LaunchActions error={form} label="Start training" pending={launch.isPending} pendingLabel="Uploading…" />
     </form>
   );
 }

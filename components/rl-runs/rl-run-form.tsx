@@ -2,14 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
+import { LaunchActions } from "@/components/jobs/launch-actions";
 import { launchErrors } from "@/components/jobs/launch-errors";
 import { PickTable, usePicked } from "@/components/jobs/pick-table";
 import { useCalls, type RecordedCall } from "@/components/jobs/queries";
 import type { TrainedModel } from "@/components/models/queries";
 import { useTeamQueues } from "@/components/queues/queries";
 import { useLaunchRlRun } from "@/components/rl-runs/queries";
-import { Alert } from "@/components/ui/alert";
-import { DialogActions } from "@/components/ui/dialog";
 import { Field, INPUT_CLASS, SelectField, TextAreaField } from "@/components/ui/field";
 import { CHECKER_CHOICES, parsePastedPrompts, readRlRunSettings, type CheckerType, type PromptsInput } from "@/lib/client/rl-run-input";
 
@@ -181,8 +180,7 @@ export function RlRunForm({ model }: { model: TrainedModel }) {
       </SelectField>
       <CheckerFields key={checker} type={checker} errors={errors} />
       <SizeFields errors={errors} />
-      {form && <Alert title="The run was not started">{form}</Alert>}
-      <DialogActions label="Start RL run" pendingLabel="Starting…" pending={launch.isPending} />
+      <LaunchActions error={form} label="Start RL run" pending={launch.isPending} what="run" />
     </form>
   );
 }
