@@ -78,6 +78,7 @@ describe.skipIf(!nativeRequired)("native kernels in concurrent training threads"
     data,
     config: { batch_size: 4, learning_rate: 1e-3 },
     defaults: { defaultRlLearningRate: 1e-4, defaultSftLearningRate: 1e-4 },
+    rlRowsPerStep: 128,
     startGguf: tiny.model,
     startOptimizer: null,
     outputGguf: path.join(tiny.dir, `${job}-${run}.gguf`),

@@ -5,6 +5,7 @@
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { getEnv } from "@/lib/config/env";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
@@ -83,6 +84,7 @@ export async function loadJobTask(jobId: string, attempt: number, saveEvery: Sav
     step: model.currentStep + 1,
     save: saveEvery.steps > 0 || saveEvery.ms > 0 ? { dir: jobStateDir(job.id), attempt, everySteps: saveEvery.steps, everyMs: saveEvery.ms } : null,
     resume: resumeStateFile(job),
+    rlRowsPerStep: getEnv().ANNEAL_RL_ROWS_PER_STEP,
   };
   const alreadyStarted = job.numSequences !== null;
   return {

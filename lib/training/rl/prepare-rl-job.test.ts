@@ -17,8 +17,8 @@ const choice = (reply: string, logprobs = true) => ({
   logprobs: logprobs ? { content: tok.encode(reply).map((id) => ({ token: `token_id:${id}`, logprob: -1 })) } : null,
 });
 const trajectory = (reply: string, reward: number, logprobs = true) => ({ messages_and_choices: [prompt, choice(reply, logprobs)], reward });
-const prepare = (groups: object[], config = resolveRlConfig(null, defaults), maxRows = 8) =>
-  prepareRlJob({ groups: parseTrajectoryGroups(groups), tokenizer: tok, format: chatFormatOf(tok), config, maxRows, contextLength: 64 });
+const prepare = (groups: object[], config = resolveRlConfig(null, defaults), rows = 8) =>
+  prepareRlJob({ groups: parseTrajectoryGroups(groups), tokenizer: tok, format: chatFormatOf(tok), config, limits: { rows, tokens: Infinity }, contextLength: 64 });
 
 describe("prepareRlJob", () => {
   it("drops equal-reward groups and lone trajectories: nothing to train, stats still reported", () => {

@@ -5,7 +5,7 @@
 import type { ChatFormat } from "@/lib/engine/tokenizer/chat-template";
 import { END_OF_TEXT } from "@/lib/engine/tokenizer/chatml";
 import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
-import { buildMicroBatches, type RlMicroBatch } from "../trajectories/micro-batches";
+import { buildMicroBatches, type MicroBatchLimits, type RlMicroBatch } from "../trajectories/micro-batches";
 import type { TrajectoryGroup } from "../trajectories/schemas";
 import type { TrainingRow } from "../trajectories/tokenize-conversation";
 import { tokenizeTrajectory } from "../trajectories/tokenize-trajectory";
@@ -37,8 +37,8 @@ export interface PrepareRlJobOptions {
   /** How the model renders prompts, as serving it does (chatFormatFromGguf). */
   format: ChatFormat;
   config: Pick<RlConfig, "scaleRewards" | "advantageBalance">;
-  /** Rows per micro-batch (a trajectory with more rows gets a micro-batch of its own). */
-  maxRows: number;
+  /** The size of a micro-batch, one gradient step (a trajectory that alone exceeds it gets one of its own). */
+  limits: MicroBatchLimits;
   /** The model's context length: the longest history it can train on. */
   contextLength: number;
 }
@@ -60,7 +60,7 @@ export function prepareRlJob(o: PrepareRlJobOptions): PreparedRlJob {
   const weights = tokenWeights(kept);
   const advantages = balanceAdvantages(kept, weights, o.config.advantageBalance);
   const padId = o.tokenizer.tokenId(END_OF_TEXT)!;
-  const batches = buildMicroBatches(kept.map((t, j) => ({ rows: t.rows, advantage: advantages[j], weight: weights[j] })), o.maxRows, padId);
+  const batches = buildMicroBatches(kept.map((t, j) => ({ rows: t.rows, advantage: advantages[j], weight: weights[j] })), o.limits, padId);
 
   const allRewards = o.groups.flatMap((g) => g.trajectories.map((t) => t.reward));
   const groupStds = o.groups.filter((g) => g.trajectories.length > 0).map((g) => rewardStats(g.trajectories.map((t) => t.reward)).std);

@@ -39,7 +39,7 @@ describe("RL learning", () => {
       const groups = parseTrajectoryGroups(JSON.parse(JSON.stringify(Array.from({ length: 4 }, () => ({
         trajectories: sample(8).map((choice) => ({ messages_and_choices: [...prompt, choice], reward: reward(choice) })),
       })))));
-      const prepared = prepareRlJob({ groups, tokenizer, format: chatFormatOf(tokenizer), config: rl, maxRows: 32, contextLength: config.contextLength });
+      const prepared = prepareRlJob({ groups, tokenizer, format: chatFormatOf(tokenizer), config: rl, limits: { rows: 32, tokens: Infinity }, contextLength: config.contextLength });
       for (const _ of rlSteps(model, optimizer, prepared, rl));
     }
     const after = meanReward(sample(64));

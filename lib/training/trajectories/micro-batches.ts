@@ -1,6 +1,6 @@
 // Packs tokenized trajectories into micro-batches: one training row (a history, or part of one:
-// tokenize-conversation.ts) per batch row, right-padded to the longest, up to maxRows rows; one
-// micro-batch is one gradient step. A trajectory's rows always share a micro-batch, because a
+// tokenize-conversation.ts) per batch row, right-padded to the longest, up to `rows` rows and
+// `tokens` padded tokens (the memory a step's activations take); one micro-batch is one gradient step. A trajectory's rows always share a micro-batch, because a
 // sequence-level ratio couples all of a trajectory's tokens.
 // Per-position arrays describe the *target* at that position (the token the model predicts there).
 import { conversationRows } from "@/lib/engine/pretrain/packed-batch";
@@ -28,18 +28,29 @@ export interface RlMicroBatch extends TokenBatch {
   numTrajectories: number;
 }
 
-export function buildMicroBatches(trajectories: readonly RlTrajectory[], maxRows: number, padId: number): RlMicroBatch[] {
+export interface MicroBatchLimits {
+  rows: number;
+  /** Rows × the longest row's length, padding included. */
+  tokens: number;
+}
+
+export function buildMicroBatches(trajectories: readonly RlTrajectory[], limits: MicroBatchLimits, padId: number): RlMicroBatch[] {
   const batches: RlMicroBatch[] = [];
   let pending: RlTrajectory[] = [];
   let rows = 0;
+  let longest = 0;
   for (const t of trajectories) {
-    if (pending.length > 0 && rows + t.rows.length > maxRows) {
+    const tLongest = Math.max(...t.rows.map((r) => r.ids.length));
+    const fits = rows + t.rows.length <= limits.rows && (rows + t.rows.length) * Math.max(longest, tLongest) <= limits.tokens;
+    if (pending.length > 0 && !fits) {
       batches.push(microBatch(pending, padId));
       pending = [];
       rows = 0;
+      longest = 0;
     }
     pending.push(t);
     rows += t.rows.length;
+    longest = Math.max(longest, tLongest);
   }
   if (pending.length > 0) batches.push(microBatch(pending, padId));
   return batches;

@@ -43,6 +43,8 @@ function run(name: string, job: Pick<TrainingTask, "kind" | "data" | "config">, 
         step: 1,
         save: { dir: path.join(dir, "state"), attempt: o.attempt, everySteps: 2, everyMs: 0 },
         resume: o.resume,
+        // Small steps, so that the RL job (64 trajectories) has several to die between.
+        rlRowsPerStep: 16,
       },
       {
         started: (numSequences, fromStep) => (result.started = { numSequences, fromStep }),

@@ -23,6 +23,7 @@ describe("runTraining", () => {
         kind: "sft",
         data: [{ messages: [{ role: "user", content: "Hi" }, { role: "assistant", content: "Hello" }] }],
         config: { batch_size: 1 },
+        rlRowsPerStep: 128,
         defaults: { defaultRlLearningRate: 1e-4, defaultSftLearningRate: 1e-4 },
         startGguf: start,
         startOptimizer: null,

@@ -40,6 +40,8 @@ export interface TrainingTask {
   save?: SaveSettings | null;
   /** A state an earlier attempt saved (absolute path): the job resumes from it if it fits. */
   resume?: string | null;
+  /** RL: training rows per gradient step (ANNEAL_RL_ROWS_PER_STEP), within RL_TOKENS_PER_STEP. */
+  rlRowsPerStep: number;
 }
 
 export interface TrainingHooks {
@@ -51,8 +53,9 @@ export interface TrainingHooks {
   report?(report: JobReport): void;
 }
 
-/** Histories per RL micro-batch (one micro-batch = one gradient step). */
-const RL_ROWS_PER_STEP = 16;
+/** Padded tokens per RL micro-batch (one micro-batch = one gradient step): the memory bound of a
+ *  step's activations, 16 rows of a 512-token context; rows per step: ANNEAL_RL_ROWS_PER_STEP. */
+const RL_TOKENS_PER_STEP = 8192;
 
 /** Trains and writes the checkpoint; returns the checkpoint's training metrics (`train/...`). */
 export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<string, number> {
@@ -83,7 +86,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
   if (task.kind === "rl") {
     const groups = parseTrajectoryGroups(task.data);
     const config = resolveRlConfig(experimentalConfigSchema.parse(task.config ?? {}), task.defaults);
-    const job = prepareRlJob({ groups, tokenizer, format, config, maxRows: RL_ROWS_PER_STEP, contextLength: start.config.contextLength });
+    const job = prepareRlJob({ groups, tokenizer, format, config, limits: { rows: task.rlRowsPerStep, tokens: RL_TOKENS_PER_STEP }, contextLength: start.config.contextLength });
     train(job.batches.length, (resume) => rlSteps(model, optimizer, job, config, resume));
     metrics = {
       "train/reward": job.stats.reward,
