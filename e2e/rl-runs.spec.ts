@@ -13,11 +13,11 @@ import { adminAuth, signInAsAdmin } from "./session";
 // right or always wrong: a group with equal rewards teaches nothing), so these 24 are pairs whose 8
 // base replies (seeded, temperature 1) were right 1 to 5 times: something to learn on every one.
 // 4 iterations of 8 prompts cycle through the 24, so the last iteration samples the first one's
-// prompts again, from the third checkpoint. Measured (tests' harness, this configuration) for
-// seeds 1–12: first → last iteration mean reward 0.36–0.48 → 0.81–0.98, a rise of 0.45 to 0.58;
-// at a learning rate of 1e-12 (no learning) it stays flat (seeds 1–3: 0.36 → 0.34, 0.42 → 0.41,
-// 0.48 → 0.39). A seeded run replays exactly: seed 1 goes 0.359 → 0.641 → 0.734 → 0.938, here as
-// there. The test takes 28–40 s (the run itself about 15 s).
+// prompts again, from the third checkpoint. An iteration's 64 trajectories are one gradient step
+// (up to 128 per step). Measured (this configuration, the model's default rate) for seeds 1–5: first
+// → last iteration mean reward rises by 0.41, 0.38, 0.33, 0.39 and 0.28; at a learning rate of 1e-12
+// (no learning) it stays flat (seeds 1–3: 0.36 → 0.34, 0.42 → 0.41, 0.48 → 0.39). A seeded run
+// replays exactly: seed 1 goes 0.359 → 0.453 → 0.531 → 0.766. The test takes 28–40 s.
 
 const PAIRS = [
   "red sea", "sea bird", "sun bird", "water road", "bread green", "gold bread", "fire moon", "cat snow",
