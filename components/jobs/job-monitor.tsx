@@ -152,7 +152,7 @@ export function JobMonitor({ jobId }: { jobId: string }) {
       <Panel title="Events" description="In order, newest at the bottom.">
         {feed.isError ? (
           <QueryError what="the events" error={feed.error} retry={() => void feed.refetch()} />
-        ) : feed.isPending ? (
+        ) : feed.isPending && feed.events.length === 0 ? (
           <div className="space-y-2 p-4" role="status" aria-label="Loading events">
             <Skeleton className="h-4 w-full" />
             <Skeleton className="h-4 w-2/3" />

@@ -85,7 +85,7 @@ export function useJob(id: string) {
 
 /**
  * Every event of a job, in order, kept current while `live`: each poll asks only for what came
- * after the last event seen (`after` = its id) and appends it. Pages through a backlog at once.
+ * after the last event seen (`after` = its id) and appends it, page by page.
  */
 export function useJobEvents(id: string, live: boolean) {
   const [events, setEvents] = useState<JobEvent[]>([]);
@@ -93,23 +93,22 @@ export function useJobEvents(id: string, live: boolean) {
   const query = useQuery({
     queryKey: jobKeys.events(id),
     queryFn: async ({ signal }) => {
-      // The cursor and the list advance together, only once every page arrived (an aborted poll
-      // loses nothing).
-      const fresh: JobEvent[] = [];
-      const start = lastId.current;
-      let cursor = start;
+      // Each page is kept as it arrives (the cursor and the list advance together): a backlog of
+      // thousands of steps shows while it is read, even when a fast job adds steps as quickly as
+      // pages come, and a poll that is aborted keeps what it read.
       for (;;) {
+        const cursor = lastId.current;
         const params = new URLSearchParams({ limit: "100" });
         if (cursor) params.set("after", cursor);
         const page = await apiFetch<z.infer<typeof eventPage>>(`/v1/preview/training-jobs/${segment(id)}/events?${params}`, { signal });
-        fresh.push(...page.data);
-        if (page.data.length) cursor = page.last_id;
+        if (lastId.current !== cursor) break; // another poll already appended this page
+        if (page.data.length) {
+          lastId.current = page.last_id;
+          setEvents((list) => [...list, ...page.data]);
+        }
         if (!page.has_more) break;
       }
-      if (lastId.current !== start) return lastId.current ?? ""; // another poll already appended these
-      lastId.current = cursor;
-      if (fresh.length) setEvents((list) => [...list, ...fresh]);
-      return cursor ?? "";
+      return lastId.current ?? "";
     },
     refetchInterval: live ? LIVE_INTERVAL_MS : false,
     staleTime: 0,
