@@ -1,9 +1,10 @@
 import { PGlite } from "@electric-sql/pglite";
+import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db/client";
 import { listMigrations, migrate, pendingMigrations } from "@/lib/db/migrate";
 import { diffMigrationsToSchema } from "@/lib/db/schema-diff";
-import { pgliteSql } from "@/lib/db/sql";
+import { pgliteSql, pgPoolSql } from "@/lib/db/sql";
 
 describe("migrations", () => {
   it("agree with schema.prisma (run `npm run db:migration -- <name>` when this fails)", async () => {
@@ -19,6 +20,26 @@ describe("migrations", () => {
     expect(rows.every((r) => r.finished_at)).toBe(true);
     expect(await migrate(db.sql)).toEqual([]);
     expect(await pendingMigrations(db.sql)).toEqual([]);
+  });
+
+  // Web processes and workers of a scaled deployment may start together on a fresh database.
+  it.runIf(process.env.TEST_DATABASE_URL)("four processes migrating one fresh PostgreSQL database at once all start, and each migration is applied once", async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const name = `anneal_migrate_race_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const target = new URL(url);
+    target.pathname = `/${name}`;
+    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: target.toString(), max: 1 }));
+    try {
+      const applied = await Promise.all(pools.map((pool) => migrate(pgPoolSql(pool))));
+      expect(applied.flat().sort()).toEqual(listMigrations().map((m) => m.name));
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    }
   });
 
   it("a failing migration rolls back and is reported with its name", async () => {

@@ -52,9 +52,11 @@ interface AppliedRow {
 export async function migrate(db: SqlDatabase, dir = MIGRATIONS_DIR): Promise<string[]> {
   const migrations = listMigrations(dir);
   return db.withSession(async (session) => {
-    await session.exec(CREATE_TABLE);
+    // The lock first: two processes creating the table at once on a fresh database collide in
+    // PostgreSQL's catalog (IF NOT EXISTS does not cover the race), and one fails to start.
     await session.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
     try {
+      await session.exec(CREATE_TABLE);
       const rows = await session.query<AppliedRow>(
         'SELECT migration_name, checksum, finished_at FROM "_prisma_migrations" WHERE rolled_back_at IS NULL',
       );
