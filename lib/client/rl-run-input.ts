@@ -3,9 +3,7 @@
 // server validates everything again (its 422s land on the same fields).
 import { z } from "zod";
 import { JsonlError, parseJsonl } from "@/lib/contract/jsonl";
-
-/** The server's limit on a run's prompts (lib/training/rl-runs/schemas.ts MAX_RUN_PROMPTS). */
-const MAX_PASTED_PROMPTS = 1_000;
+import { MAX_RUN_PROMPTS } from "@/lib/training/rl-runs/limits";
 
 export const CHECKER_CHOICES = [
   { type: "exact_match", label: "Exact match with the reference" },
@@ -106,7 +104,7 @@ const pastedPromptSchema = z.object({ messages: z.array(z.unknown()), reference:
 /** Pasted JSONL prompts: one {messages, reference?} per line; the first bad line is reported. */
 export function parsePastedPrompts(text: string): { items: PromptInput[]; error?: string } {
   try {
-    return { items: parseJsonl(text, { schema: pastedPromptSchema, line: '{"messages": [...], "reference": "..."}', items: "prompts", max: MAX_PASTED_PROMPTS }) };
+    return { items: parseJsonl(text, { schema: pastedPromptSchema, line: '{"messages": [...], "reference": "..."}', items: "prompts", max: MAX_RUN_PROMPTS }) };
   } catch (error) {
     if (!(error instanceof JsonlError)) throw error;
     return { items: [], error: error.line === null ? 'Paste one {"messages": [...], "reference": "..."} object per line.' : `Line ${error.line}: ${error.message}.` };

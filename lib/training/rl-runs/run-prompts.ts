@@ -9,7 +9,8 @@ import { getDatabase } from "@/lib/db/client";
 import { readFileForCaller } from "@/lib/files/files";
 import { flushCalls } from "@/lib/inference/call-recorder";
 import { resolveQueue } from "@/lib/queues/queue-access";
-import { MAX_RUN_PROMPTS, runPromptSchema, type PromptSource, type RunPrompt } from "./schemas";
+import { MAX_RUN_PROMPTS } from "./limits";
+import { runPromptSchema, type PromptSource, type RunPrompt } from "./schemas";
 
 const AT = ["body", "prompts"];
 

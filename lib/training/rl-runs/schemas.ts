@@ -3,6 +3,7 @@ import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
 import { chatMessageSchema } from "@/lib/inference/chat-request";
 import { checkerSchema } from "@/lib/training/checkers/checker-config";
 import { experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
+import { MAX_RUN_PROMPTS } from "./limits";
 
 // RL runs (docs: RL runs): prompts, a built-in reward checker and the loop's sizes in; the run as
 // GET returns it, with one entry per iteration (rewards, the job it launched, the checkpoint).
@@ -10,8 +11,6 @@ import { experimentalConfigSchema } from "@/lib/training/rl/experimental-config"
 export const RUN_STATUSES = ["queued", "running", "succeeded", "failed", "cancelled"] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
 export const FINISHED_RUN_STATUSES: readonly RunStatus[] = ["succeeded", "failed", "cancelled"];
-
-export const MAX_RUN_PROMPTS = 1_000;
 
 export const runPromptSchema = z.object({
   messages: z.array(chatMessageSchema).min(1),
