@@ -8,7 +8,7 @@ import { adminAuth, signInAsAdmin } from "./session";
 // trains and samples from each new checkpoint, and the reward rises; the last checkpoint opens in
 // the playground beside the base model.
 //
-// The task: "Capitalize: <word> <word>" (examples/lib/capitalize-tasks.ts, train-split word pairs),
+// The task: "Capitalize: <word> <word>" (examples/lib/word-tasks.ts, train-split word pairs),
 // rewarded 1 for exactly the uppercase pair. tiny-chat's answer to most pairs is fixed (always
 // right or always wrong: a group with equal rewards teaches nothing), so these 24 are pairs whose 8
 // base replies (seeded, temperature 1) were right 1 to 5 times: something to learn on every one.

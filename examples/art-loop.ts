@@ -5,12 +5,12 @@
 //
 //   ANNEAL_BASE_URL=http://localhost:3000 ANNEAL_API_KEY=... npx tsx examples/art-loop.ts
 //
-// The task: "Capitalize: <word> <word>", reward 1 for the exact answer (lib/capitalize-tasks.ts:
+// The task: "Capitalize: <word> <word>", reward 1 for the exact answer (lib/word-tasks.ts:
 // tiny-chat is right about 40% of the time, so most groups have signal); jobs use the base model's
 // default learning rate. ART_LOOP_STEPS (default 8) jobs; ART_LOOP_MODEL names the model (default art-loop).
 import { Anneal, inferenceName, type TrajectoryGroup } from "./lib/anneal";
 import { mapLimit, mean, rewardPerTask, rolloutGroup } from "./lib/rollout";
-import { capitalizeTasks } from "./lib/capitalize-tasks";
+import { wordTasks } from "./lib/word-tasks";
 
 const anneal = Anneal.fromEnv();
 const steps = Number(process.env.ART_LOOP_STEPS ?? 8);
@@ -21,8 +21,8 @@ const sampling = { temperature: 1, maxTokens: 24 };
 const model = await anneal.createModel({ project: "examples", name: process.env.ART_LOOP_MODEL ?? "art-loop", baseModel: "anneal/tiny-chat" });
 console.log(`model ${inferenceName(model)} (${model.id}), at step ${await anneal.latestStep(model.id)}`);
 
-const train = capitalizeTasks({ split: "train", seed: 7, count: steps * GROUPS_PER_STEP });
-const heldout = capitalizeTasks({ split: "heldout", seed: 11, count: 32 });
+const train = wordTasks("capitalize", { split: "train", seed: 7, count: steps * GROUPS_PER_STEP });
+const heldout = wordTasks("capitalize", { split: "heldout", seed: 11, count: 32 });
 const evaluate = async () => mean(await rewardPerTask(anneal, inferenceName(model), heldout, { ...sampling, samples: 4, seed: 1 }));
 console.log(`held-out reward before: ${(await evaluate()).toFixed(3)}`);
 

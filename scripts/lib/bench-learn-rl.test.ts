@@ -1,13 +1,13 @@
-// bench:learn's RL task: held-out prompts never trained on, no prompt twice, exact-answer reward.
+// bench:learn's RL tasks: held-out prompts never trained on, no prompt twice, exact-answer reward.
 import { describe, expect, it } from "vitest";
-import { capitalizeTasks } from "../../examples/lib/capitalize-tasks";
+import { wordTasks } from "../../examples/lib/word-tasks";
 
 const prompt = (t: { messages: { content?: unknown }[] }) => String(t.messages[0].content);
 const choice = (content: string, finish_reason: "stop" | "length" = "stop") => ({ message: { role: "assistant" as const, content, refusal: null }, finish_reason });
 
-describe("capitalizeTasks", () => {
-  const heldout = capitalizeTasks({ split: "heldout", seed: 11, count: 64 });
-  const train = capitalizeTasks({ split: "train", seed: 1001, count: 400 });
+describe("wordTasks", () => {
+  const heldout = wordTasks("capitalize", { split: "heldout", seed: 11, count: 64 });
+  const train = wordTasks("capitalize", { split: "train", seed: 1001, count: 400 });
 
   it("keeps held-out prompts out of training and repeats none", () => {
     const trained = new Set(train.map(prompt));
@@ -26,7 +26,21 @@ describe("capitalizeTasks", () => {
     expect(task.reward(choice(task.answer, "length"))).toBe(0);
   });
 
+  it("asks for the first of three words", () => {
+    const tasks = wordTasks("first-word", { split: "heldout", seed: 11, count: 64 });
+    expect(new Set(tasks.map(prompt)).size).toBe(64);
+    for (const task of tasks) {
+      const words = prompt(task).match(/^First word of: ([a-z]+) ([a-z]+) ([a-z]+)$/);
+      expect(words).not.toBeNull();
+      expect(task.answer).toBe(words![1]);
+    }
+    const lastWord = (t: (typeof tasks)[number]) => prompt(t).split(" ").at(-1)!;
+    const task = tasks.find((t) => t.answer !== lastWord(t))!;
+    expect(task.reward(choice(task.answer))).toBe(1);
+    expect(task.reward(choice(lastWord(task)))).toBe(0);
+  });
+
   it("says so when the split has fewer prompts than asked", () => {
-    expect(() => capitalizeTasks({ split: "heldout", seed: 1, count: 1000 })).toThrow(/fewer than 1000 heldout prompts/);
+    expect(() => wordTasks("capitalize", { split: "heldout", seed: 1, count: 1000 })).toThrow(/fewer than 1000 heldout prompts/);
   });
 });

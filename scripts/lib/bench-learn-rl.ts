@@ -2,16 +2,16 @@
 // of RL jobs (rollouts → trajectory groups → job → ART's event loop → the new step), held-out
 // reward after. Everything goes through the HTTP API, as an ART user's code does.
 import { Anneal, inferenceName, type RlConfig, type TrajectoryGroup } from "../../examples/lib/anneal";
-import { capitalizeTasks } from "../../examples/lib/capitalize-tasks";
 import { mapLimit, mean, rewardPerTask, rolloutGroup } from "../../examples/lib/rollout";
 import { corpusTasks, type RewardKind, type Task } from "../../examples/lib/tasks";
+import { wordTasks, type WordTaskName } from "../../examples/lib/word-tasks";
 import type { TaskFamily } from "../../lib/engine/corpus/example";
 import type { Split } from "../../lib/engine/corpus/generate";
 
 export interface RlSettings {
   baseModel: string;
-  /** "capitalize" (examples/lib/capitalize-tasks.ts, exact answer), or corpus families with `reward`. */
-  task: "capitalize" | "corpus";
+  /** A task on words (examples/lib/word-tasks.ts, exact answer), or corpus families with `reward`. */
+  task: WordTaskName | "corpus";
   families: TaskFamily[];
   /** Curriculum levels of the corpus families (version 2); undefined: version 1's mix. */
   levels?: number[];
@@ -57,8 +57,8 @@ export interface RlSeedResult {
 }
 
 function rlTasks(s: RlSettings, split: Split, seed: number, count: number): Task[] {
-  if (s.task === "capitalize") return capitalizeTasks({ split, seed, count });
-  return corpusTasks({ families: s.families, levels: s.levels, split, seed, count, reward: s.reward });
+  if (s.task === "corpus") return corpusTasks({ families: s.families, levels: s.levels, split, seed, count, reward: s.reward });
+  return wordTasks(s.task, { split, seed, count });
 }
 
 /** Held-out prompts (the held-out split, one fixed set for every seed). */
