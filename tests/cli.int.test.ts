@@ -2,9 +2,11 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiKeyMatches, apiKeyPrefix } from "@/lib/auth/api-key-secret";
 import { openEmbedded } from "@/lib/db/client";
+import { listMigrations } from "@/lib/db/migrate";
 
 // The operator CLI, run as a user runs it (`npm run anneal -- …` is `tsx scripts/anneal.ts …`),
 // against an embedded database in a fresh data directory.
@@ -82,4 +84,45 @@ describe("npm run worker", () => {
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/npm run worker needs DATABASE_URL \(PostgreSQL\)/);
   });
+
+  // The processes of a deployment may start in any order: a worker first migrates the database.
+  it.runIf(process.env.TEST_DATABASE_URL)("migrates a fresh PostgreSQL database, then claims jobs, and stops on SIGTERM", async () => {
+    const url = process.env.TEST_DATABASE_URL!;
+    const name = `anneal_worker_first_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE "${name}"`);
+    const target = new URL(url);
+    target.pathname = `/${name}`;
+    const { ANNEAL_TEST_PGLITE_DUMP: _, ...inherited } = process.env;
+    const worker = spawn(path.resolve("node_modules/.bin/tsx"), ["scripts/worker.ts"], {
+      env: { ...inherited, DATABASE_URL: target.toString(), ANNEAL_DATA_DIR: dataDir, ANNEAL_LOG_LEVEL: "error" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
+    try {
+      let stdout = "";
+      let stderr = "";
+      worker.stderr.on("data", (chunk) => (stderr += chunk));
+      await new Promise<void>((resolve, reject) => {
+        worker.stdout.on("data", (chunk) => {
+          stdout += chunk;
+          if (/training jobs \(\d+ at a time\)/.test(stdout)) resolve();
+        });
+        void exited.then((code) => reject(new Error(`the worker exited (${code}) before it started:\n${stdout}${stderr}`)));
+      });
+      expect(stdout).toMatch(/^anneal worker: applied migrations: \d+_init/);
+      const check = new pg.Client({ connectionString: target.toString() });
+      await check.connect();
+      const rows = await check.query('SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name');
+      await check.end();
+      expect(rows.rows.map((r) => r.migration_name)).toEqual(listMigrations().map((m) => m.name));
+      worker.kill("SIGTERM");
+      expect(await exited).toBe(0);
+    } finally {
+      worker.kill("SIGKILL");
+      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await admin.end();
+    }
+  }, 60_000);
 });
