@@ -29,7 +29,7 @@ const stopRunner = async () => {
   runner = null;
 };
 const startDriver = () => {
-  driver = new RlRunDriver({ leaseMs: 5_000, heartbeatMs: 100, pollMs: 50, concurrency: 1 });
+  driver = new RlRunDriver({ leaseMs: 5_000, heartbeatMs: 100, pollMs: 50, maxAttempts: 2, concurrency: 1 });
   driver.start();
 };
 const stopDriver = async () => {
@@ -144,6 +144,8 @@ describe("RL runs", () => {
     await stopDriver();
     const stopped = rlRunSchema.parse((await getRun(created.id)).body);
     expect(stopped).toMatchObject({ status: "queued", iterations_done: 0, current_job_id: waiting.current_job_id });
+    // A clean stop hands the run back without spending one of its attempts.
+    expect((await getDb().rlRun.findUniqueOrThrow({ where: { id: created.id } })).attempts).toBe(0);
 
     startDriver();
     await startRunner();
@@ -152,6 +154,22 @@ describe("RL runs", () => {
     expect(run.history.map((h) => h.iteration)).toEqual([0, 1]);
     expect(run.history[0].job_id).toBe(waiting.current_job_id);
     expect(await getDb().trainingJob.count({ where: { modelId: model.id } })).toBe(2);
+  }, 120_000);
+
+  it("gives up a run whose process died on each of its claims, and continues one with claims to spare", async () => {
+    await stopDriver();
+    const model = await createModel("abandoned");
+    const [dead, alive] = [await createRun(model.id), await createRun(model.id)];
+    // As a process killed mid-run leaves it: running, with a lease that has expired.
+    const died = (id: string, attempts: number) => getDb().rlRun.update({ where: { id }, data: { status: "running", leaseOwner: "gone:1:dead", leaseExpiresAt: new Date(Date.now() - 1_000), attempts } });
+    await died(dead.id, 2);
+    await died(alive.id, 1);
+    startDriver();
+    const givenUp = await waitFor(dead.id, (r) => r.status === "failed");
+    expect(givenUp.error).toMatch(/stopped responding during each of 2 attempts/);
+    const continued = await waitFor(alive.id, (r) => r.status !== "queued" && r.status !== "running");
+    expect(continued.status, continued.error ?? "").toBe("succeeded");
+    expect((await getDb().rlRun.findUniqueOrThrow({ where: { id: alive.id } })).attempts).toBe(2);
   }, 120_000);
 
   it("cancels: the run ends cancelled and so does the job of its iteration in progress", async () => {

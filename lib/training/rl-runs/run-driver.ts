@@ -6,19 +6,21 @@ import os from "node:os";
 import { log } from "@/lib/log";
 import { registerLocalRunner } from "@/lib/training/jobs/wake";
 import { driveRun } from "./run-iterations";
-import { claimRun, endOwnedRun, releaseRun, renewRunLease } from "./run-lease";
+import { claimRun, endOwnedRun, failAbandonedRuns, releaseRun, renewRunLease } from "./run-lease";
 
 export interface RunDriverSettings {
   leaseMs: number;
   heartbeatMs: number;
   pollMs: number;
+  /** Claims a run gets; when the process of the last one dies too, the run fails. */
+  maxAttempts: number;
   /** Runs driven at once (each mostly waits for its jobs). */
   concurrency: number;
 }
 
-/** Runs take the job queue's lease timing; two are driven at once per process. */
+/** Runs take the job queue's lease timing and attempt limit; two are driven at once per process. */
 export function runDriverSettings(jobs: Omit<RunDriverSettings, "concurrency">): RunDriverSettings {
-  return { leaseMs: jobs.leaseMs, heartbeatMs: jobs.heartbeatMs, pollMs: jobs.pollMs, concurrency: 2 };
+  return { leaseMs: jobs.leaseMs, heartbeatMs: jobs.heartbeatMs, pollMs: jobs.pollMs, maxAttempts: jobs.maxAttempts, concurrency: 2 };
 }
 
 export class RlRunDriver {
@@ -52,7 +54,8 @@ export class RlRunDriver {
   private async loop(): Promise<void> {
     while (!this.stopping) {
       try {
-        const runId = await claimRun(this.workerId, this.settings.leaseMs);
+        await failAbandonedRuns(this.settings.maxAttempts);
+        const runId = await claimRun(this.workerId, this.settings.leaseMs, this.settings.maxAttempts);
         if (runId) {
           await this.drive(runId);
           continue;

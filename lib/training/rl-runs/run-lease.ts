@@ -9,21 +9,33 @@ import { lockOwnedRow, renewLease, type LeaseState } from "@/lib/training/leased
 
 type Tx = Prisma.TransactionClient;
 
-export async function claimRun(workerId: string, leaseMs: number): Promise<string | null> {
+/** Claims the oldest queued run, or a running one whose holder died with claims to spare. */
+export async function claimRun(workerId: string, leaseMs: number, maxAttempts: number): Promise<string | null> {
   const rows = await getDb().$queryRawUnsafe<{ id: string }[]>(
     `UPDATE "RlRun" r
         SET status = 'running', "leaseOwner" = $1, "leaseExpiresAt" = now() + make_interval(secs => $2::float8 / 1000),
             attempts = r.attempts + 1, "startedAt" = coalesce(r."startedAt", now())
       WHERE r.id = (
         SELECT c.id FROM "RlRun" c
-         WHERE c.status = 'queued' OR (c.status = 'running' AND c."leaseExpiresAt" < now())
+         WHERE c.status = 'queued' OR (c.status = 'running' AND c."leaseExpiresAt" < now() AND c.attempts < $3)
          ORDER BY c.seq
          FOR UPDATE SKIP LOCKED
          LIMIT 1)
       RETURNING r.id`,
-    workerId, leaseMs,
+    workerId, leaseMs, maxAttempts,
   );
   return rows[0]?.id ?? null;
+}
+
+/** Runs whose process died on their last allowed claim (a run that crashes its process every time
+ *  would otherwise be claimed forever): failed, with the reason. */
+export async function failAbandonedRuns(maxAttempts: number): Promise<number> {
+  return getDb().$executeRawUnsafe(
+    `UPDATE "RlRun" SET status = 'failed', error = $2, "finishedAt" = now(), "leaseOwner" = NULL, "leaseExpiresAt" = NULL
+      WHERE status = 'running' AND "leaseExpiresAt" < now() AND attempts >= $1`,
+    maxAttempts,
+    `The process driving this run stopped responding during each of ${maxAttempts} attempts (crashed or killed); the run was given up. Its checkpoints so far remain.`,
+  );
 }
 
 /** Extends this worker's lease on a running run. */
@@ -44,10 +56,12 @@ export async function endOwnedRun(runId: string, workerId: string, status: "succ
   );
 }
 
-/** Hands a run back when its process shuts down cleanly: the next process continues it where it is. */
+/** Hands a run back when its process shuts down cleanly: the next process continues it where it
+ *  is, and the claim does not count as an attempt. */
 export async function releaseRun(runId: string, workerId: string): Promise<void> {
   await getDb().$executeRawUnsafe(
-    `UPDATE "RlRun" SET status = 'queued', "leaseOwner" = NULL, "leaseExpiresAt" = NULL WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running'`,
+    `UPDATE "RlRun" SET status = 'queued', "leaseOwner" = NULL, "leaseExpiresAt" = NULL, attempts = greatest(attempts - 1, 0)
+      WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running'`,
     runId, workerId,
   );
 }
