@@ -79,10 +79,17 @@ export class SftJob {
     return this.plan.learningRates.length;
   }
 
+  /** With validation, the best epoch's weights so far: saved with a resumable state, so a retried
+   *  attempt still ends with them. */
+  get keptWeights(): Float32Array | null {
+    return this.best;
+  }
+
   /** The gradient steps; the last step of each epoch carries `epoch` and, with validation,
    *  `val/loss` (and `val/accuracy` with a checker). Stops early when val/loss stops improving. */
   *steps(optimizer: AdamW, resume?: ResumePoint): Generator<GradientStepMetrics> {
     const { model, tokenizer } = this.o;
+    if (resume && this.resumeEarlyStopping(resume)) return;
     for (const metrics of sftSteps(model, optimizer, tokenizer, this.train, this.plan, resume)) {
       if (metrics.step % this.plan.stepsPerEpoch !== 0) {
         yield metrics;
@@ -100,6 +107,20 @@ export class SftJob {
       yield { ...metrics, epoch, "val/loss": loss, ...checked };
       if (this.stopping.shouldStop) return;
     }
+  }
+
+  /** A resumed attempt picks up early stopping where the saved one was: the epochs' val/loss from
+   *  the saved metrics, the best epoch's weights from the state. True when it had already stopped. */
+  private resumeEarlyStopping(resume: ResumePoint): boolean {
+    for (const m of resume.metrics) {
+      if (m.epoch === undefined) continue;
+      this.epochsDone = m.epoch;
+      if (m["val/loss"] !== undefined) this.stopping.observe(m.epoch, m["val/loss"]);
+    }
+    this.best = resume.kept ? resume.kept.slice() : null;
+    if (!this.stopping.shouldStop) return false;
+    resume.restore(); // no step follows to put the saved weights in
+    return true;
   }
 
   /** After the last step: keeps the best epoch's weights, measures them against the start, and

@@ -85,8 +85,8 @@ function checkResume(kind: string, job: Pick<TrainingTask, "kind" | "data" | "co
   expect(first.steps).toEqual(whole.steps.slice(0, dieAfter));
   expect(retry.metrics).toEqual(whole.metrics);
   expectSameOutput(`${kind}-whole`, `${kind}-retry`);
-  // No save after the last step: the checkpoint follows it.
-  expect(whole.saved.map((s) => s.step)).toEqual(whole.steps.map((s) => s.step).filter((s) => s % 2 === 0 && s < whole.steps.length));
+  // No save after the job's last step: the checkpoint follows it.
+  expect(whole.saved.map((s) => s.step)).toEqual(whole.steps.map((s) => s.step).filter((s) => s % 2 === 0 && s < whole.started.numSequences));
 }
 
 describe("resuming a job from its saved state", () => {
@@ -95,6 +95,26 @@ describe("resuming a job from its saved state", () => {
     // A per-batch learning-rate schedule: a resumed step must use its own batch's rate.
     const learningRate = Array.from({ length: 7 }, (_, k) => 1e-3 * (1 + k));
     checkResume("sft", { kind: "sft", data, config: { batch_size: 2, learning_rate: learningRate } }, 5);
+  });
+
+  it("SFT with early stopping: a retry keeps the best epoch's weights and stops where the uninterrupted run stops", () => {
+    const data = Array.from({ length: 20 }, (_, i) => ({ messages: [{ role: "user", content: `say ${i}` }, { role: "assistant", content: `ok ${i * 7}` }] }));
+    // A rate far too high for the tiny model: validation loss is worse after epoch 2 than after 1.
+    const job = { kind: "sft" as const, data, config: { batch_size: 4, epochs: 6, validation_fraction: 0.2, early_stopping_patience: 1, learning_rate: 6e-2 } };
+    const whole = run("sft-stop-probe", job, { attempt: 1 });
+    const epochEnds = whole.steps.filter((s) => s.epoch !== undefined).map((s) => [s.epoch, s["val/loss"]]);
+    expect(whole.metrics, JSON.stringify(epochEnds)).toMatchObject({ "val/best_epoch": 1, "train/epochs": 2 });
+    // 4 steps an epoch, a save every 2. Dying at step 7 resumes from step 6: epoch 1's weights are
+    // the state's kept weights, not its current ones.
+    checkResume("sft-stop", job, 7);
+    // The state saved with the stopping step (8): a retry from it takes no step and ends the same.
+    const atStop = whole.saved.at(-1)!;
+    expect(atStop.step).toBe(8);
+    const retry = run("sft-stop-end", job, { attempt: 2, resume: atStop.file });
+    expect(retry.started).toEqual({ numSequences: whole.started.numSequences, fromStep: 8 });
+    expect(retry.steps).toEqual([]);
+    expect(retry.metrics).toEqual(whole.metrics);
+    expectSameOutput("sft-stop-probe", "sft-stop-end");
   });
 
   it("RL with precalculate_logprobs: π_old comes from the job's start weights, as uninterrupted", () => {

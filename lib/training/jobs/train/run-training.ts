@@ -69,7 +69,8 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
   const format = chatFormatFromGguf(start.metadata, tokenizer);
 
   const steps: GradientStepMetrics[] = [];
-  const train = (numSequences: number, run: (resume?: ResumePoint) => Iterable<GradientStepMetrics>) => {
+  /** `kept`: weights the job has set aside to end with, saved with its state. */
+  const train = (numSequences: number, run: (resume?: ResumePoint) => Iterable<GradientStepMetrics>, kept: () => Float32Array | null = () => null) => {
     const job = { startGguf: task.startGguf, numSequences };
     const resume = resumePointFrom(task.resume, job, model, optimizer, steps);
     const saver = new StateSaver(task.save, job, resume?.step ?? 0);
@@ -77,7 +78,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
     for (const metrics of run(resume)) {
       steps.push(metrics);
       hooks.gradientStep(metrics);
-      const saved = saver.afterStep(model, optimizer, steps);
+      const saved = saver.afterStep(model, optimizer, steps, kept());
       if (saved) hooks.saved?.(saved);
     }
   };
@@ -97,7 +98,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
     };
   } else {
     const sft = new SftJob({ model, tokenizer, format, data: task.data, validationData: task.validationData ?? null, config: task.config, defaults: task.defaults });
-    train(sft.numSteps, (resume) => sft.steps(optimizer, resume));
+    train(sft.numSteps, (resume) => sft.steps(optimizer, resume), () => sft.keptWeights);
     const end = sft.finish(steps);
     metrics = end.metrics;
     hooks.report?.(end.report);

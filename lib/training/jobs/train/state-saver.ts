@@ -51,6 +51,8 @@ export function resumePointFrom(
   steps.push(...header.metrics);
   return {
     step: header.step,
+    metrics: header.metrics,
+    kept: state.kept,
     restore: () => {
       model.params.values.set(state.values);
       optimizer.m.set(state.m);
@@ -74,8 +76,8 @@ export class StateSaver {
     this.lastStep = fromStep;
   }
 
-  /** After each step: the state saved, or null when none was due. */
-  afterStep(model: LlamaModel, optimizer: AdamW, steps: readonly GradientStepMetrics[]): SavedState | null {
+  /** After each step: the state saved (with the weights the job keeps, if any), or null when none was due. */
+  afterStep(model: LlamaModel, optimizer: AdamW, steps: readonly GradientStepMetrics[], kept: Float32Array | null = null): SavedState | null {
     const s = this.settings;
     const step = steps.length;
     if (!s || step >= this.job.numSequences) return null;
@@ -84,7 +86,7 @@ export class StateSaver {
     const began = performance.now();
     const file = path.join(s.dir, `a${s.attempt}-s${step}.state`);
     const header = { step, numSequences: this.job.numSequences, start: startIdentity(this.job.startGguf), metrics: [...steps] };
-    const bytes = writeTrainingState(file, header, model.params.values, optimizer);
+    const bytes = writeTrainingState(file, header, model.params.values, optimizer, kept);
     this.lastStep = step;
     this.lastAt = Date.now();
     return { step, file, bytes, ms: performance.now() - began };

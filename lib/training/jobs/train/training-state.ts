@@ -6,7 +6,7 @@
 // checkpoint's train/* means cover every step). The file names what it was trained from and how
 // many steps the job has, so a state that does not fit is refused rather than resumed.
 // Format: "ANTS", u32 header length, the header as JSON (padded to 4 bytes), then the weights, m
-// and v as float32 each. Written to a temporary file, synced, then renamed: a crash mid-write
+// and v as float32 each, and the weights to keep when the header says there are some. Written to a temporary file, synced, then renamed: a crash mid-write
 // leaves the previous state whole.
 import fs from "node:fs";
 import path from "node:path";
@@ -26,6 +26,8 @@ export interface TrainingStateHeader {
   optimizerStep: number;
   /** The gradient_step metrics of steps 1..step. */
   metrics: GradientStepMetrics[];
+  /** Whether weights to keep (an SFT job's best epoch so far) follow v. */
+  kept?: boolean;
 }
 
 export interface TrainingState {
@@ -33,6 +35,7 @@ export interface TrainingState {
   values: Float32Array;
   m: Float32Array;
   v: Float32Array;
+  kept: Float32Array | null;
 }
 
 /** Identifies the weights a job starts from (a checkpoint file is never rewritten under its name). */
@@ -41,18 +44,22 @@ export function startIdentity(gguf: string): string {
 }
 
 /** Writes the state atomically; returns its size in bytes. */
-export function writeTrainingState(file: string, header: Omit<TrainingStateHeader, "parameters" | "optimizerStep">, values: Float32Array, optimizer: AdamW): number {
-  const json = Buffer.from(JSON.stringify({ ...header, parameters: values.length, optimizerStep: optimizer.step }));
+export function writeTrainingState(
+  file: string, header: Omit<TrainingStateHeader, "parameters" | "optimizerStep" | "kept">, values: Float32Array, optimizer: AdamW, kept: Float32Array | null = null,
+): number {
+  const json = Buffer.from(JSON.stringify({ ...header, parameters: values.length, optimizerStep: optimizer.step, kept: kept !== null }));
   const headerBytes = Math.ceil(json.length / 4) * 4;
   const floatsAt = 8 + headerBytes;
-  const out = Buffer.alloc(floatsAt + 12 * values.length, 0x20); // JSON padded with spaces
+  const blocks = kept ? 4 : 3;
+  const out = Buffer.alloc(floatsAt + 4 * blocks * values.length, 0x20); // JSON padded with spaces
   out.write(MAGIC, 0, "latin1");
   out.writeUInt32LE(headerBytes, 4);
   json.copy(out, 8);
-  const floats = new Float32Array(out.buffer, out.byteOffset + floatsAt, 3 * values.length);
+  const floats = new Float32Array(out.buffer, out.byteOffset + floatsAt, blocks * values.length);
   floats.set(values, 0);
   floats.set(optimizer.m, values.length);
   floats.set(optimizer.v, 2 * values.length);
+  if (kept) floats.set(kept, 3 * values.length);
 
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
@@ -74,7 +81,9 @@ export function readTrainingState(file: string): TrainingState {
   const header = JSON.parse(data.toString("utf8", 8, 8 + headerBytes)) as TrainingStateHeader;
   const n = header.parameters;
   const floatsAt = 8 + headerBytes;
-  if (data.length !== floatsAt + 12 * n) throw new Error(`${file} is truncated`);
+  const blocks = header.kept ? 4 : 3;
+  if (data.length !== floatsAt + 4 * blocks * n) throw new Error(`${file} is truncated`);
   const floats = new Float32Array(data.buffer.slice(data.byteOffset + floatsAt, data.byteOffset + data.length));
-  return { header, values: floats.subarray(0, n), m: floats.subarray(n, 2 * n), v: floats.subarray(2 * n) };
+  const block = (i: number) => floats.subarray(i * n, (i + 1) * n);
+  return { header, values: block(0), m: block(1), v: block(2), kept: header.kept ? block(3) : null };
 }
