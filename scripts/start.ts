@@ -59,11 +59,19 @@ async function main() {
   console.log(describeStartup({ env, database: db.kind === "pglite" ? `embedded PGlite in ${dataDir(env)}/db` : "PostgreSQL (DATABASE_URL)", report }));
 
   let stopping = false;
+  const hurry = new AbortController();
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second Ctrl-C: no more waiting for requests in flight; the rest of the shutdown still runs.
+      if (!hurry.signal.aborted) console.log(`anneal: ${signal} again: cutting the requests in flight`);
+      hurry.abort();
+      return;
+    }
     stopping = true;
-    console.log(`anneal: ${signal}: shutting down`);
-    await server.close();
+    const inFlight = server.inFlight;
+    console.log(`anneal: ${signal}: shutting down${inFlight ? `; finishing ${inFlight} request${inFlight === 1 ? "" : "s"} in flight (up to ${env.ANNEAL_SHUTDOWN_DRAIN_MS / 1000} s)` : ""}`);
+    const cut = await server.close(env.ANNEAL_SHUTDOWN_DRAIN_MS, hurry.signal);
+    if (cut) console.log(`anneal: cut ${cut} request${cut === 1 ? "" : "s"} still in flight`);
     await rlRuns?.stop(); // before the engine goes: a run in progress goes back to the queue at its iteration
     await embeddedEngine().dispose(); // generations in progress end; their calls are recorded
     await runner?.stop(); // a job in progress goes back to the queue

@@ -27,6 +27,9 @@ const envSchema = z.object({
   /** Sequences per llama.cpp context: 1 decodes each request in a context of its own, in parallel
    *  (the fastest on CPUs); more share a context's batches and memory (large GGUFs). */
   ANNEAL_INFERENCE_SEQUENCES_PER_CONTEXT: z.coerce.number().int().min(1).max(8).default(1),
+  /** On SIGTERM, how long npm start lets requests in flight (a streamed completion) finish before
+   *  it cuts them; it accepts no new connection meanwhile. */
+  ANNEAL_SHUTDOWN_DRAIN_MS: z.coerce.number().int().min(0).max(600_000).default(15_000),
   /** Training jobs: how long a claim lasts without a heartbeat, how often the owner renews it,
    *  how often idle workers look for work, and how many claims a job gets before it fails. */
   ANNEAL_JOB_LEASE_MS: z.coerce.number().int().min(100).default(30_000),

@@ -2,6 +2,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import next from "next";
 import { PEER_ADDRESS_HEADER } from "@/lib/auth/client-address";
+import { closeGracefully, InFlightRequests } from "@/lib/http/graceful-close";
 import { refuseMalformedTarget } from "@/lib/http/request-target";
 import { directRoute, serveDirect, writeResponse } from "./direct-routes";
 
@@ -13,14 +14,21 @@ const KEEP_ALIVE_TIMEOUT_MS = 75_000;
 
 export interface RunningServer {
   port: number;
-  close(): Promise<void>;
+  /** Requests being answered now. */
+  readonly inFlight: number;
+  /** Stops accepting connections and waits up to `drainMs` (default 0), or until `hurry` aborts,
+   *  for the requests in flight to end before cutting them; resolves to how many were cut. */
+  close(drainMs?: number, hurry?: AbortSignal): Promise<number>;
 }
 
 export async function serveNext({ root, host, port }: { root: string; host: string; port: number }): Promise<RunningServer> {
   const app = next({ dev: false, dir: root, hostname: host, port });
   const handler = app.getRequestHandler();
   await app.prepare();
-  const server = http.createServer((req, res) => {
+  const server = http.createServer();
+  const requests = new InFlightRequests();
+  requests.attach(server);
+  server.on("request", (req: http.IncomingMessage, res: http.ServerResponse) => {
     // The client's address for the password throttle (lib/auth/client-address.ts), written over
     // whatever the client sent in that header.
     req.headers[PEER_ADDRESS_HEADER] = req.socket.remoteAddress ?? "";
@@ -40,10 +48,13 @@ export async function serveNext({ root, host, port }: { root: string; host: stri
   });
   return {
     port: (server.address() as AddressInfo).port,
-    async close() {
-      server.close();
-      server.closeAllConnections();
+    get inFlight() {
+      return requests.size;
+    },
+    async close(drainMs = 0, hurry?: AbortSignal) {
+      const cut = await closeGracefully(server, requests, drainMs, hurry);
       await app.close().catch(() => undefined);
+      return cut;
     },
   };
 }
