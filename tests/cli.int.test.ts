@@ -6,6 +6,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { apiKeyMatches, apiKeyPrefix } from "@/lib/auth/api-key-secret";
 import { openEmbedded } from "@/lib/db/client";
+import { createScratchDatabase } from "@/lib/db/scratch-database";
 import { listMigrations } from "@/lib/db/migrate";
 
 // The operator CLI, run as a user runs it (`npm run anneal -- …` is `tsx scripts/anneal.ts …`),
@@ -87,16 +88,10 @@ describe("npm run worker", () => {
 
   // The processes of a deployment may start in any order: a worker first migrates the database.
   it.runIf(process.env.TEST_DATABASE_URL)("migrates a fresh PostgreSQL database, then claims jobs, and stops on SIGTERM", async () => {
-    const url = process.env.TEST_DATABASE_URL!;
-    const name = `anneal_worker_first_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const target = new URL(url);
-    target.pathname = `/${name}`;
+    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, "anneal_worker_first");
     const { ANNEAL_TEST_PGLITE_DUMP: _, ...inherited } = process.env;
     const worker = spawn(path.resolve("node_modules/.bin/tsx"), ["scripts/worker.ts"], {
-      env: { ...inherited, DATABASE_URL: target.toString(), ANNEAL_DATA_DIR: dataDir, ANNEAL_LOG_LEVEL: "error" },
+      env: { ...inherited, DATABASE_URL: scratch.url, ANNEAL_DATA_DIR: dataDir, ANNEAL_LOG_LEVEL: "error" },
       stdio: ["ignore", "pipe", "pipe"],
     });
     const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
@@ -112,7 +107,7 @@ describe("npm run worker", () => {
         void exited.then((code) => reject(new Error(`the worker exited (${code}) before it started:\n${stdout}${stderr}`)));
       });
       expect(stdout).toMatch(/^anneal worker: applied migrations: \d+_init/);
-      const check = new pg.Client({ connectionString: target.toString() });
+      const check = new pg.Client({ connectionString: scratch.url });
       await check.connect();
       const rows = await check.query('SELECT migration_name FROM "_prisma_migrations" ORDER BY migration_name');
       await check.end();
@@ -121,8 +116,7 @@ describe("npm run worker", () => {
       expect(await exited).toBe(0);
     } finally {
       worker.kill("SIGKILL");
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
+      await scratch.drop();
     }
   }, 60_000);
 });

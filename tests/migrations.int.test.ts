@@ -3,6 +3,7 @@ import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { getDatabase } from "@/lib/db/client";
 import { listMigrations, migrate, pendingMigrations } from "@/lib/db/migrate";
+import { createScratchDatabase } from "@/lib/db/scratch-database";
 import { diffMigrationsToSchema } from "@/lib/db/schema-diff";
 import { pgliteSql, pgPoolSql } from "@/lib/db/sql";
 
@@ -24,14 +25,8 @@ describe("migrations", () => {
 
   // Web processes and workers of a scaled deployment may start together on a fresh database.
   it.runIf(process.env.TEST_DATABASE_URL)("four processes migrating one fresh PostgreSQL database at once all start, and each migration is applied once", async () => {
-    const url = process.env.TEST_DATABASE_URL!;
-    const name = `anneal_migrate_race_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE "${name}"`);
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: target.toString(), max: 1 }));
+    const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, "anneal_migrate_race");
+    const pools = Array.from({ length: 4 }, () => new pg.Pool({ connectionString: scratch.url, max: 1 }));
     // Dropping the database ends any connection still closing: expected here, not a failure.
     for (const pool of pools) pool.on("error", () => {});
     try {
@@ -39,8 +34,7 @@ describe("migrations", () => {
       expect(applied.flat().sort()).toEqual(listMigrations().map((m) => m.name));
     } finally {
       await Promise.all(pools.map((pool) => pool.end()));
-      await admin.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await admin.end();
+      await scratch.drop();
     }
   });
 
