@@ -25,7 +25,7 @@ import { textTable } from "./lib/text-table";
 
 const root = path.resolve(import.meta.dirname, "..");
 const env = process.env;
-/** A numeric setting; anything but a finite number ends the bench with the setting's name. */
+/** A numeric setting; anything but a positive number ends the bench with the setting's name. */
 function num(name: string, fallback: number): number {
   if (!env[name]) return fallback;
   const value = Number(env[name]);
@@ -66,7 +66,7 @@ const RL: RlSettings = {
   levels: env.BENCH_LEARN_RL_LEVELS ? env.BENCH_LEARN_RL_LEVELS.split(",").map(Number) : undefined,
   reward: (env.BENCH_LEARN_RL_REWARD ?? "exact") as RlSettings["reward"],
   jobs: num("BENCH_LEARN_RL_JOBS", 10),
-  // 128 groups × 8 fill one gradient step (ANNEAL_RL_ROWS_PER_STEP) about eight times a job.
+  // 128 groups × 8 a job: up to 8 gradient steps of ANNEAL_RL_ROWS_PER_STEP (128) trajectories.
   groupsPerJob: num("BENCH_LEARN_RL_GROUPS", 128),
   groupSize: num("BENCH_LEARN_RL_GROUP_SIZE", 8),
   // null: the base model's declared RL rate (its card in models/), as a client that sets nothing gets;
