@@ -37,17 +37,17 @@ function rlTask(name: string): RlSettings["task"] {
   if (!names.includes(name)) throw new Error(`BENCH_LEARN_RL_TASK must be one of ${names.join(", ")}, got ${JSON.stringify(name)}`);
   return name as RlSettings["task"];
 }
-/** BENCH_LEARN_RL_CONFIG: experimental_config fields as a JSON object. */
-function extraRlConfig(): Record<string, unknown> {
-  const text = env.BENCH_LEARN_RL_CONFIG;
+/** More job config fields as a JSON object (BENCH_LEARN_RL_CONFIG, BENCH_LEARN_SFT_CONFIG). */
+function extraConfig(name: string): Record<string, unknown> {
+  const text = env[name];
   if (!text) return {};
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    throw new Error(`BENCH_LEARN_RL_CONFIG must be a JSON object, e.g. {"scale_rewards":false}; got ${text}`);
+    throw new Error(`${name} must be a JSON object, e.g. {"scale_rewards":false}; got ${text}`);
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`BENCH_LEARN_RL_CONFIG must be a JSON object, got ${text}`);
+  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new Error(`${name} must be a JSON object, got ${text}`);
   return value as Record<string, unknown>;
 }
 const families = (name: string, fallback: string) => (env[name] ?? fallback).split(",") as TaskFamily[];
@@ -71,7 +71,7 @@ const RL: RlSettings = {
   groupSize: num("BENCH_LEARN_RL_GROUP_SIZE", 8),
   // null: the base model's declared RL rate (its card in models/), as a client that sets nothing gets;
   // BENCH_LEARN_RL_CONFIG adds experimental_config fields as JSON, e.g. {"scale_rewards":false}.
-  config: { learning_rate: env.BENCH_LEARN_RL_LR ? num("BENCH_LEARN_RL_LR", 0) : null, ...extraRlConfig() },
+  config: { learning_rate: env.BENCH_LEARN_RL_LR ? num("BENCH_LEARN_RL_LR", 0) : null, ...extraConfig("BENCH_LEARN_RL_CONFIG") },
   maxTokens: num("BENCH_LEARN_RL_MAX_TOKENS", 24),
   heldoutPrompts: 64,
   heldoutSamples: 4,
@@ -82,7 +82,8 @@ const SFT: SftSettings = {
   families: families("BENCH_LEARN_SFT_FAMILIES", "arithmetic,strings,counting,json"),
   examples: num("BENCH_LEARN_SFT_EXAMPLES", 960),
   heldoutPrompts: 64,
-  config: { batch_size: num("BENCH_LEARN_SFT_BATCH", 8), learning_rate: num("BENCH_LEARN_SFT_LR", 3e-4), epochs: num("BENCH_LEARN_SFT_EPOCHS", 8) },
+  // BENCH_LEARN_SFT_CONFIG adds config fields as JSON, e.g. {"validation_fraction":0.1}.
+  config: { batch_size: num("BENCH_LEARN_SFT_BATCH", 8), learning_rate: num("BENCH_LEARN_SFT_LR", 3e-4), epochs: num("BENCH_LEARN_SFT_EPOCHS", 8), ...extraConfig("BENCH_LEARN_SFT_CONFIG") },
   schedule: (env.BENCH_LEARN_SFT_SCHEDULE ?? "cosine") as SftSettings["schedule"],
   maxTokens: 32,
   pollMs: 200,

@@ -49,6 +49,8 @@ export interface SftConfig {
   /** Anneal's additions: passes over the data, a share held out for val/* metrics and early stopping. */
   epochs?: number;
   validation_fraction?: number;
+  /** How a held-out reply is checked (val/accuracy), e.g. {type: "exact_match"}. */
+  validation_checker?: Record<string, unknown>;
   early_stopping_patience?: number;
 }
 

@@ -11,6 +11,7 @@ import { inferenceName } from "../../examples/lib/anneal";
 import { mapLimit, mean } from "../../examples/lib/rollout";
 import { corpusTasks, type Task } from "../../examples/lib/tasks";
 import type { TaskFamily } from "../../lib/engine/corpus/example";
+import { validationCount } from "../../lib/training/sft/validation-split";
 import { pairedChange, type Change } from "./bench-learn-stats";
 
 export interface SftSettings {
@@ -122,11 +123,22 @@ export async function runSft(anneal: Anneal, s: SftSettings, seed: number, befor
   const fileId = await anneal.uploadJsonl("answer-tags.jsonl", lines);
   const t1 = performance.now();
   const batch = typeof s.config.batch_size === "number" ? s.config.batch_size : 2;
-  const steps = Math.ceil(lines.length / batch) * (s.config.epochs ?? 1);
+  const trained = lines.length - validationCount(s.config.validation_fraction ?? 0, lines.length);
+  const steps = Math.ceil(trained / batch) * (s.config.epochs ?? 1);
   const config = s.schedule === "cosine" && typeof s.config.learning_rate === "number" ? { ...s.config, learning_rate: cosineRates(s.config.learning_rate, steps) } : s.config;
   const jobId = await anneal.submitSftJob(model.id, fileId, config);
   let gradientSteps = 0;
-  await anneal.waitForJob(jobId, { pollMs: s.pollMs, onEvent: (e) => void (e.type === "gradient_step" && gradientSteps++) });
+  const epochs: string[] = [];
+  await anneal.waitForJob(jobId, {
+    pollMs: s.pollMs,
+    onEvent: (e) => {
+      if (e.type !== "gradient_step") return;
+      gradientSteps++;
+      const val = (key: string) => (e.data[key] === undefined ? "" : ` ${key} ${Number(e.data[key]).toFixed(3)}`);
+      if (e.data["val/loss"] !== undefined) epochs.push(`${e.data.epoch}:${val("val/loss")}${val("val/accuracy")}`);
+    },
+  });
+  if (epochs.length) log(`sft seed ${seed}: per epoch: ${epochs.join(" | ")}`);
   const job = await anneal.getJob(jobId);
   const step = await anneal.latestStep(model.id);
   const t2 = performance.now();
