@@ -20,6 +20,7 @@ import type { TaskFamily } from "../lib/engine/corpus/example";
 import { runRlSeed, type RlSeedResult, type RlSettings } from "./lib/bench-learn-rl";
 import { startBenchServer, type BenchServer } from "./lib/bench-learn-server";
 import { heldoutTasks, judgeSft, measureSft, MAX_CORRECT_DROP, FORMAT_REQUIRED, runSft, type SftResult, type SftSettings } from "./lib/bench-learn-sft";
+import { mean } from "../examples/lib/rollout";
 import { pairedChange, spread } from "./lib/bench-learn-stats";
 import { textTable } from "./lib/text-table";
 
@@ -30,6 +31,13 @@ function num(name: string, fallback: number): number {
   if (!env[name]) return fallback;
   const value = Number(env[name]);
   if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, got ${JSON.stringify(env[name])}`);
+  return value;
+}
+/** A share from 0 to 1. */
+function share(name: string, fallback: number): number {
+  if (!env[name]) return fallback;
+  const value = Number(env[name]);
+  if (!(value >= 0 && value < 1)) throw new Error(`${name} must be a share from 0 to below 1, got ${JSON.stringify(env[name])}`);
   return value;
 }
 function rlTask(name: string): RlSettings["task"] {
@@ -72,7 +80,10 @@ const RL: RlSettings = {
   // null: the base model's declared RL rate (its card in models/), as a client that sets nothing gets;
   // BENCH_LEARN_RL_CONFIG adds experimental_config fields as JSON, e.g. {"scale_rewards":false}.
   config: { learning_rate: env.BENCH_LEARN_RL_LR ? num("BENCH_LEARN_RL_LR", 0) : null, ...extraConfig("BENCH_LEARN_RL_CONFIG") },
-  maxTokens: num("BENCH_LEARN_RL_MAX_TOKENS", 24),
+  // Half of each job replays the base's curriculum, so the model keeps what it knew (0: the task alone).
+  replay: share("BENCH_LEARN_RL_REPLAY", 0.5),
+  // The curriculum's longest answers (strings level 3) take up to ~40 tokens.
+  maxTokens: num("BENCH_LEARN_RL_MAX_TOKENS", 48),
   heldoutPrompts: 64,
   heldoutSamples: 4,
   pollMs: 200,
@@ -98,17 +109,28 @@ const RL_BASE_RANGE = [0.2, 0.6] as const;
 const fmt = (x: number, digits = 3) => x.toFixed(digits);
 const secs = (s: number) => `${s.toFixed(0)} s`;
 
+/** The curriculum level whose greedy accuracy fell most. */
+function worstLevel(r: RlSeedResult): string {
+  const at = (list: number[], level: string) => mean(list.filter((_, i) => r.oldTaskLevels[i] === level));
+  const drops = [...new Set(r.oldTaskLevels)].map((level) => ({ level, before: at(r.oldTasksBefore, level), after: at(r.oldTasksAfter, level) }));
+  const worst = drops.reduce((a, b) => (b.after - b.before < a.after - a.before ? b : a));
+  return `${worst.level}: ${fmt(worst.before, 2)} → ${fmt(worst.after, 2)}`;
+}
+
 function rlTables(results: RlSeedResult[]): boolean {
-  const rows = results.map((r) => ({ r, change: pairedChange(r.before.perTask, r.after.perTask) }));
+  const rows = results.map((r) => ({ r, change: pairedChange(r.before.perTask, r.after.perTask), kept: pairedChange(r.oldTasksBefore, r.oldTasksAfter) }));
+  const signed = (c: { mean: number; standardError: number }) => `${c.mean >= 0 ? "+" : ""}${fmt(c.mean)} ± ${fmt(c.standardError)}`;
   console.log(textTable(
     `RL: held-out mean reward (${RL.heldoutPrompts} prompts × ${RL.heldoutSamples} samples at temperature 1; greedy: mean reward of the greedy reply), before → after ${RL.jobs} jobs`,
-    rows.map(({ r, change }) => ({
+    rows.map(({ r, change, kept }) => ({
       seed: String(r.seed),
       "reward before": fmt(r.before.sampled),
       "reward after": fmt(r.after.sampled),
-      change: `${change.mean >= 0 ? "+" : ""}${fmt(change.mean)} ± ${fmt(change.standardError)} (z ${change.z.toFixed(1)})`,
+      change: `${signed(change)} (z ${change.z.toFixed(1)})`,
       "greedy before": fmt(r.before.greedy),
       "greedy after": fmt(r.after.greedy),
+      "curriculum greedy (kept?)": `${fmt(mean(r.oldTasksBefore))} → ${fmt(mean(r.oldTasksAfter))} (${signed(kept)})`,
+      "worst level": worstLevel(r),
       "rollout reward job 1 → last": `${fmt(r.jobs[0].trainReward)} → ${fmt(r.jobs.at(-1)!.trainReward)}`,
       time: secs(r.seconds),
     })),
@@ -121,6 +143,10 @@ function rlTables(results: RlSeedResult[]): boolean {
     `change ${fmt(gain.mean)} ± ${fmt(gain.std)}; greedy change ${fmt(greedyGain.mean)} ± ${fmt(greedyGain.std)}`);
   console.log(`\nrollout reward per job (each job's fresh training prompts, sampled from the weights before it):`);
   for (const r of results) console.log(`  seed ${r.seed}: ${r.jobs.map((j) => fmt(j.trainReward, 2)).join(" ")}`);
+  if (RL.replay > 0) {
+    console.log(`replayed curriculum (${Math.round(RL.replay * 100)}% of each job's groups), rollout reward per job:`);
+    for (const r of results) console.log(`  seed ${r.seed}: ${r.jobs.map((j) => fmt(j.replayReward ?? NaN, 2)).join(" ")}`);
+  }
   const ratios = results.flatMap((r) => r.jobs.flatMap((j) => (j.firstStepRatio === null ? [] : [j.firstStepRatio])));
   if (ratios.length) console.log(`serving vs training log π: mean ratio at each job's first step ${fmt(Math.min(...ratios), 5)} … ${fmt(Math.max(...ratios), 5)} (1 = the trainer recomputes the server's logprobs)`);
   const baseOk = results.every((r) => r.before.sampled >= RL_BASE_RANGE[0] && r.before.sampled <= RL_BASE_RANGE[1]);
@@ -174,7 +200,7 @@ async function main() {
     let rl: RlSeedResult[] = [];
     const sft: SftResult[] = [];
     if (PARTS.has("rl")) {
-      console.log(`\nRL from ${RL.baseModel}: ${RL.task !== "corpus" ? `${WORD_TASKS[RL.task].prompt(Array.from({ length: WORD_TASKS[RL.task].words }, () => "<word>"))} (exact answer)` : `families ${RL.families.join(",")}${RL.levels?.length ? ` level ${RL.levels.join(",")}` : ""}, reward "${RL.reward}"`}; per seed ${RL.jobs} jobs of ${RL.groupsPerJob} groups × ${RL.groupSize} completions ` +
+      console.log(`\nRL from ${RL.baseModel}: ${RL.task !== "corpus" ? `${WORD_TASKS[RL.task].prompt(Array.from({ length: WORD_TASKS[RL.task].words }, () => "<word>"))} (exact answer)` : `families ${RL.families.join(",")}${RL.levels?.length ? ` level ${RL.levels.join(",")}` : ""}, reward "${RL.reward}"`}; per seed ${RL.jobs} jobs of ${RL.groupsPerJob} groups × ${RL.groupSize} completions${RL.replay ? ` (${Math.round(RL.replay * 100)}% of the groups replay the curriculum)` : ""} ` +
         `(temperature 1, max ${RL.maxTokens} tokens; reward 0 unless the turn ended), experimental_config ${JSON.stringify(RL.config)}`);
       for (const seed of SEEDS) rl.push(await runRlSeed(anneal, seed, RL, runId, log));
     }

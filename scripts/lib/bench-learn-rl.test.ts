@@ -1,6 +1,7 @@
 // bench:learn's RL tasks: held-out prompts never trained on, no prompt twice, exact-answer reward.
 import { describe, expect, it } from "vitest";
 import { wordTasks } from "../../examples/lib/word-tasks";
+import { heldoutTasks, trainingPlan, type RlSettings } from "./bench-learn-rl";
 
 const prompt = (t: { messages: { content?: unknown }[] }) => String(t.messages[0].content);
 const choice = (content: string, finish_reason: "stop" | "length" = "stop") => ({ message: { role: "assistant" as const, content, refusal: null }, finish_reason });
@@ -42,5 +43,23 @@ describe("wordTasks", () => {
 
   it("says so when the split has fewer prompts than asked", () => {
     expect(() => wordTasks("capitalize", { split: "heldout", seed: 1, count: 1000 })).toThrow(/fewer than 1000 heldout prompts/);
+  });
+});
+
+describe("trainingPlan", () => {
+  const settings = {
+    baseModel: "anneal/tiny-chat-2", task: "first-word", families: ["arithmetic"], reward: "exact", jobs: 3, groupsPerJob: 10, groupSize: 8,
+    config: { learning_rate: null }, replay: 0.5, maxTokens: 48, heldoutPrompts: 64, heldoutSamples: 4, pollMs: 200,
+  } satisfies RlSettings;
+
+  it("gives each job its share of curriculum groups beside the task's, and never a held-out prompt", () => {
+    const plan = trainingPlan(settings, 1);
+    const heldout = new Set(heldoutTasks(settings).map(prompt));
+    expect(plan.map((job) => [job.own.length, job.replayed.length])).toEqual([[5, 5], [5, 5], [5, 5]]);
+    for (const job of plan) {
+      expect(job.own.every((t) => /^First word of: /.test(prompt(t)) && !heldout.has(prompt(t)))).toBe(true);
+      expect(job.replayed.some((t) => /^First word of: /.test(prompt(t)))).toBe(false);
+    }
+    expect(trainingPlan({ ...settings, replay: 0 }, 1).every((job) => job.own.length === 10 && job.replayed.length === 0)).toBe(true);
   });
 });
