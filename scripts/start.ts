@@ -3,11 +3,11 @@
 // prints a line with the seconds since the start (the first start builds for minutes).
 import path from "node:path";
 import { bootstrapInstance } from "@/lib/auth/bootstrap";
+import { flushCalls } from "@/lib/call-log/call-recorder";
 import { dataDir, getEnv } from "@/lib/config/env";
 import { ensureDataDirs } from "@/lib/config/paths";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import { embeddedEngine } from "@/lib/inference/engine";
 import { runnerSettingsFromEnv, TrainingRunner } from "@/lib/training/jobs/runner";
 import { RlRunDriver, runDriverSettings } from "@/lib/training/rl-runs/run-driver";

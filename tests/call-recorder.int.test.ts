@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { describe, expect, it } from "vitest";
+import { flushCalls, recordCall, type CallRecord } from "@/lib/call-log/call-recorder";
 import { getDb } from "@/lib/db/client";
-import { flushCalls, recordCall, type CallRecord } from "@/lib/inference/call-recorder";
 import { createTestTeam, uniqueName } from "./factories";
 
 // The write-behind call recorder on the real database: a batch lands as calls plus usage rollups

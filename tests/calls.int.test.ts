@@ -1,8 +1,8 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { recordCall, type CallRecord } from "@/lib/call-log/call-recorder";
 import { callDetailSchema, callPage } from "@/lib/calls/schemas";
 import { getDb } from "@/lib/db/client";
-import { recordCall, type CallRecord } from "@/lib/inference/call-recorder";
 import { api, json } from "./http";
 import { createTestTeam, uniqueName } from "./factories";
 import { installInferenceModels, type InferenceFixture } from "./inference-fixture";

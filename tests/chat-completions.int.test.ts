@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flushCalls } from "@/lib/call-log/call-recorder";
 import { getDb } from "@/lib/db/client";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import { chatCompletionChunkSchema, chatCompletionSchema } from "@/lib/inference/chat-response";
 import { api, json } from "./http";
 import { createTestTeam, createTestUser, type TestUser } from "./factories";

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { flushCalls } from "@/lib/call-log/call-recorder";
 import { resetEnvCache } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import { api, json } from "./http";
 import { createTestUser, type TestUser } from "./factories";
 import { installInferenceModels, type InferenceFixture } from "./inference-fixture";

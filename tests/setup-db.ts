@@ -1,7 +1,7 @@
 import { afterAll } from "vitest";
+import { flushCalls } from "@/lib/call-log/call-recorder";
 import { resetEnvCache } from "@/lib/config/env";
 import { closeDatabase } from "@/lib/db/client";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import { embeddedEngine } from "@/lib/inference/engine";
 
 // Each test file gets its own connection (PostgreSQL) or in-memory copy (PGlite) of the migrated

@@ -3,11 +3,11 @@
 // (no "use") are 403 — they reach the calls of their annotation items through the queues.
 import type { Principal } from "@/lib/auth/principal";
 import { requireInReach } from "@/lib/auth/team-access";
-import { isJsonObject, type JsonObject } from "@/lib/calls/json-object";
-import { fromStoredOutput } from "@/lib/calls/stored-output";
+import { flushCalls } from "@/lib/call-log/call-recorder";
+import { isJsonObject, type JsonObject } from "@/lib/call-log/json-object";
+import { fromStoredOutput } from "@/lib/call-log/stored-output";
 import { notFound } from "@/lib/contract/errors";
 import { getDb } from "@/lib/db/client";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import { callFieldsDto, callRef } from "./call-dto";
 import { summarizeFeedback } from "./feedback-summary";
 import type { CallDetailDto } from "./schemas";

@@ -8,10 +8,10 @@
 import type { Principal } from "@/lib/auth/principal";
 import { resolveProject } from "@/lib/auth/projects";
 import { teamIdsAllowing } from "@/lib/auth/team-access";
-import { isJsonObject, type JsonObject } from "@/lib/calls/json-object";
+import { flushCalls } from "@/lib/call-log/call-recorder";
+import { isJsonObject, type JsonObject } from "@/lib/call-log/json-object";
 import { isUuid, toPage, unknownCursor, type Page } from "@/lib/contract/pagination";
 import { getDatabase } from "@/lib/db/client";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import { callFieldsDto, callRef, type CallFacts } from "./call-dto";
 import { feedbackCondition } from "./feedback-filter";
 import { summarizeFeedback } from "./feedback-summary";

@@ -1,6 +1,6 @@
+import { flushCalls } from "@/lib/call-log/call-recorder";
 import { badRequest, notFound, ValidationError, type ValidationIssue } from "@/lib/contract/errors";
 import { getDatabase } from "@/lib/db/client";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import type { Preference } from "./annotation-spec-values";
 
 // A preferred choice (`{preferred, over}`) names two answers of one call, so it is checked against

@@ -2,10 +2,10 @@ import { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { projectRefSchema, splitProjectRef } from "@/lib/auth/names";
 import { resolveTeamAccess, teamIdsAllowing } from "@/lib/auth/team-access";
+import { flushCalls } from "@/lib/call-log/call-recorder";
 import { getDb } from "@/lib/db/client";
 import { calendarDateSchema } from "@/lib/contract/dates";
 import { badRequest } from "@/lib/contract/errors";
-import { flushCalls } from "@/lib/inference/call-recorder";
 
 // GET /v1/usage: the daily rollups of the caller's teams (admins and members), filtered by team
 // or project and a date range; the write-behind buffer of calls is written first, so the usage of

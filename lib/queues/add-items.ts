@@ -1,10 +1,10 @@
 import type { Principal } from "@/lib/auth/principal";
+import { flushCalls } from "@/lib/call-log/call-recorder";
 import { CALLS_FROM, callFilterConditions, type CallFilters } from "@/lib/calls/list-calls";
 import { SqlParams } from "@/lib/calls/sql-params";
 import { invalid } from "@/lib/contract/errors";
 import { getDatabase } from "@/lib/db/client";
 import { uuid7 } from "@/lib/db/uuid7";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import { resolveQueue, type QueueAccess } from "./queue-access";
 import type { AddItemsBody } from "./item-schemas";
 

@@ -6,8 +6,8 @@
 // token ids included — so the RL job trains it as it trains a client's rollout. A group of one
 // trajectory has nothing to compare its reward with: it is listed and left out, never trained.
 import type { Principal } from "@/lib/auth/principal";
-import { isJsonObject, type JsonObject } from "@/lib/calls/json-object";
-import { fromStoredOutput } from "@/lib/calls/stored-output";
+import { isJsonObject, type JsonObject } from "@/lib/call-log/json-object";
+import { fromStoredOutput } from "@/lib/call-log/stored-output";
 import { getDatabase } from "@/lib/db/client";
 import { trajectorySchema, type Trajectory, type TrajectoryGroup } from "@/lib/training/trajectories/schemas";
 import { combineValues, type AnnotationRow } from "./combine-annotations";

@@ -4,11 +4,11 @@
 // team's queue or project is a 404, an annotator's a 403 (annotators do not train models).
 import type { Principal } from "@/lib/auth/principal";
 import { resolveProject } from "@/lib/auth/projects";
+import { flushCalls } from "@/lib/call-log/call-recorder";
 import { CALLS_FROM, callFilterConditions, type CallFilters } from "@/lib/calls/list-calls";
 import { SqlParams } from "@/lib/calls/sql-params";
 import { getDatabase } from "@/lib/db/client";
 import { ANNOTATION_PREFIX } from "@/lib/feedback/kinds";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import { resolveQueue } from "@/lib/queues/queue-access";
 import { latestPerAnnotator, type AnnotationRow } from "./combine-annotations";
 

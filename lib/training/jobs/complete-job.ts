@@ -1,5 +1,5 @@
+import { toStorableJson } from "@/lib/call-log/call-recorder";
 import { getDb } from "@/lib/db/client";
-import { toStorableJson } from "@/lib/inference/call-recorder";
 import type { JobReport } from "./job-report";
 import type { LoadedJob } from "./load-job-task";
 import { insertEvent, lockOwnedJob } from "./queue";

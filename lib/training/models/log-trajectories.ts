@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
+import { toStorableJson } from "@/lib/call-log/call-recorder";
 import { getDb } from "@/lib/db/client";
-import { toStorableJson } from "@/lib/inference/call-recorder";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import type { TrajectoryGroup } from "@/lib/training/trajectories/schemas";
 

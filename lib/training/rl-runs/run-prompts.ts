@@ -3,11 +3,11 @@
 // user turn (what the model answered), its reference the newest corrected reply given on it.
 import type { Principal } from "@/lib/auth/principal";
 import { teamIdsAllowing } from "@/lib/auth/team-access";
+import { flushCalls } from "@/lib/call-log/call-recorder";
 import { invalid, notFound } from "@/lib/contract/errors";
 import { JsonlError, jsonlErrorAt, parseJsonl } from "@/lib/contract/jsonl";
 import { getDatabase } from "@/lib/db/client";
 import { readFileForCaller } from "@/lib/files/files";
-import { flushCalls } from "@/lib/inference/call-recorder";
 import { resolveQueue } from "@/lib/queues/queue-access";
 import { MAX_RUN_PROMPTS } from "./limits";
 import { runPromptSchema, type PromptSource, type RunPrompt } from "./schemas";

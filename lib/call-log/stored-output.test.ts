@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromStoredOutput, toStoredOutput } from "@/lib/calls/stored-output";
+import { fromStoredOutput, toStoredOutput } from "@/lib/call-log/stored-output";
 
 const utf8 = (text: string) => [...Buffer.from(text, "utf8")];
 const entry = (token: string, bytes: unknown = utf8(token), top: unknown[] = []) => ({ token, logprob: -0.123456789012345, bytes, top_logprobs: top });

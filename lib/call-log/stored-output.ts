@@ -7,7 +7,7 @@
 // 4.5 ms, on the embedded database's event loop). Reading a call puts them back. Bytes that differ
 // from the token's UTF-8 (a server that sends a partial character's bytes) are kept, and so is
 // `null`; an entry that had no `bytes` at all reads back with `null`.
-import { isJsonObject, type JsonObject } from "@/lib/calls/json-object";
+import { isJsonObject, type JsonObject } from "@/lib/call-log/json-object";
 
 /** Whether `bytes` are exactly the UTF-8 encoding of `token`. */
 function isUtf8Of(bytes: readonly unknown[], token: string): boolean {

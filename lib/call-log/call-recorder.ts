@@ -1,4 +1,4 @@
-import { toStoredOutput } from "@/lib/calls/stored-output";
+import { toStoredOutput } from "@/lib/call-log/stored-output";
 import { getDatabase } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { log } from "@/lib/log";
