@@ -1,7 +1,10 @@
 import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { resetEnvCache } from "@/lib/config/env";
 import { dataPaths } from "@/lib/config/paths";
+import { str } from "@/lib/engine/gguf/values";
+import { rewriteGguf } from "@/lib/engine/test-support/rewrite-gguf";
 import { getDb } from "@/lib/db/client";
 import { chatCompletionSchema } from "@/lib/inference/chat-response";
 import { checkpointPage, modelSchema } from "@/lib/training/models/schemas";
@@ -63,6 +66,41 @@ describe("POST /v1/preview/models", () => {
     const raw = `{"entity": null, "project": "rl", "name": "art-style", "base_model": "test/tiny", "return_existing": true, "extra": NaN}`;
     const response = await json(api("POST", "/v1/preview/models", { bearer: user.key, rawBody: raw, headers: { "content-type": "application/json" } }));
     expect(response.status).toBe(200);
+  });
+});
+
+describe("a GGUF listed as trainable", () => {
+  /** Lists `file` as `test/listed` beside the fixture's models, for the duration of `body`. */
+  async function withListing(entry: Record<string, unknown>, body: () => Promise<void>) {
+    const original = process.env.ANNEAL_MODELS_FILE!;
+    const listing = path.join(fixture.files.dir, "listing.json");
+    fs.writeFileSync(listing, JSON.stringify([...JSON.parse(fs.readFileSync(original, "utf8")), { name: "test/listed", ...entry }]));
+    process.env.ANNEAL_MODELS_FILE = listing;
+    resetEnvCache();
+    try {
+      await body();
+    } finally {
+      process.env.ANNEAL_MODELS_FILE = original;
+      resetEnvCache();
+    }
+  }
+
+  it("is refused when listed if the trainer cannot read it, naming the architecture and no path; serve-only it lists", async () => {
+    const qwen = path.join(fixture.files.dir, "qwen2-layout.gguf");
+    rewriteGguf(fixture.files.model, qwen, (metadata) => void (metadata["general.architecture"] = str("qwen2")));
+    await withListing({ gguf: qwen, trainable: true }, async () => {
+      for (const response of [await createModel({ name: "q", base_model: "test/listed" }), await json(api("GET", "/v1/models", { bearer: user.key }))]) {
+        expect(response.status).toBe(503);
+        expect(response.body.detail).toBe(
+          `ANNEAL_MODELS_FILE lists 'test/listed' with "trainable": true, but Anneal cannot train it: architecture qwen2: the trainer reads only llama-architecture GGUFs written by Anneal. Remove "trainable" to serve it without training.`,
+        );
+        expect(JSON.stringify(response.body)).not.toContain(fixture.files.dir);
+      }
+    });
+    await withListing({ gguf: qwen }, async () => {
+      const models = await json(api("GET", "/v1/models", { bearer: user.key }));
+      expect(models.body.data).toContainEqual(expect.objectContaining({ id: "test/listed", trainable: false }));
+    });
   });
 });
 

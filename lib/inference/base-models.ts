@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { getEnv } from "@/lib/config/env";
 import { AppError } from "@/lib/contract/errors";
+import { untrainableReason } from "@/lib/engine/gguf/trainable-check";
 
 // The base models this instance serves: the shipped tiny-chat-2 and tiny-chat (trainable by Anneal's
 // own engine) and GGUF files the operator lists in ANNEAL_MODELS_FILE. ANNEAL_DEFAULT_MODEL names the one a
@@ -95,15 +96,22 @@ let cachedFile: { path: string; mtimeMs: number; entries: ModelsFileEntry[] } | 
 function readModelsFile(file: string): ModelsFileEntry[] {
   const mtimeMs = fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? -1;
   if (cachedFile?.path === file && cachedFile.mtimeMs === mtimeMs) return cachedFile.entries;
+  // Messages name the setting, not the file's path: a client sees them as a 503.
+  let text: string;
+  try {
+    text = fs.readFileSync(file, "utf8");
+  } catch (error) {
+    throw new AppError("unavailable", `ANNEAL_MODELS_FILE cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}).`);
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(fs.readFileSync(file, "utf8"));
+    parsed = JSON.parse(text);
   } catch (error) {
-    throw new AppError("unavailable", `ANNEAL_MODELS_FILE ${file} cannot be read as JSON: ${(error as Error).message}`);
+    throw new AppError("unavailable", `ANNEAL_MODELS_FILE is not JSON: ${(error as Error).message}`);
   }
   const result = modelsFileSchema.safeParse(parsed);
   if (!result.success) {
-    throw new AppError("unavailable", `ANNEAL_MODELS_FILE ${file}: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    throw new AppError("unavailable", `ANNEAL_MODELS_FILE: ${result.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
   }
   cachedFile = { path: file, mtimeMs, entries: result.data };
   return result.data;
@@ -124,10 +132,16 @@ function toBaseModel(m: ModelsFileEntry, file: string): BaseModel {
       description: m.description || `served by ${new URL(m.upstream).host}`,
     };
   }
+  const gguf = path.resolve(path.dirname(path.resolve(file)), m.gguf);
+  // "trainable" is a promise that jobs on this base will run: refused here, not by a job later.
+  const refusal = m.trainable ? untrainableReason(gguf) : null;
+  if (refusal) {
+    throw new AppError("unavailable", `ANNEAL_MODELS_FILE lists '${m.name}' with "trainable": true, but Anneal cannot train it: ${refusal}. Remove "trainable" to serve it without training.`);
+  }
   return {
     kind: "gguf",
     name: m.name,
-    gguf: path.resolve(path.dirname(path.resolve(file)), m.gguf),
+    gguf,
     trainable: m.trainable,
     description: m.description || `GGUF model ${path.basename(m.gguf)}`,
     ...(m.learning_rates && { learningRates: m.learning_rates }),
@@ -139,7 +153,8 @@ export interface Catalogue {
   defaultModel: BaseModel | undefined;
 }
 
-/** The catalogue, in listing order; files are checked when a model is loaded, not here. */
+/** The catalogue, in listing order; files are checked when a model is loaded, except that a file
+ *  listed as trainable must be one the trainer reads (its header is checked once per version). */
 export function baseModelCatalogue(): Catalogue {
   const env = getEnv();
   const models = [

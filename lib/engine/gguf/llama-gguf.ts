@@ -5,9 +5,10 @@ import type { LlamaConfig, LlamaWeights } from "../model/config";
 import { headDim, tensorShapes } from "../model/config";
 import { tokenizerFromGguf, tokenizerToGguf } from "../tokenizer/tokenizer-gguf";
 import type { Tokenizer } from "../tokenizer/tokenizer";
-import { openGguf } from "./read-gguf";
+import { ggmlTypeName } from "./ggml-types";
+import { openGguf, type GgufFile } from "./read-gguf";
 import { f32, numberValue, str, u32, type GgufMetadata } from "./values";
-import { writeGguf } from "./write-gguf";
+import { GGML_TYPE_F32, writeGguf } from "./write-gguf";
 
 export interface LlamaGgufContents {
   config: LlamaConfig;
@@ -62,13 +63,25 @@ export function writeLlamaGguf(path: string, options: WriteLlamaGgufOptions): vo
   writeGguf(path, { ...own, ...options.metadata }, tensors);
 }
 
-export function readLlamaGguf(path: string): LlamaGgufContents {
-  const file = openGguf(path);
+/** Why Anneal's trainer cannot read a GGUF, in words a client may see (no path). */
+export class UntrainableGguf extends Error {}
+
+const refuse = (reason: string): never => {
+  throw new UntrainableGguf(reason);
+};
+
+/**
+ * The config of a GGUF in the layout Anneal's trainer reads (its own models and their checkpoints:
+ * `llama`, every weight F32, an untied output, the tokenizer it writes), from the header alone;
+ * anything else throws UntrainableGguf naming the architecture, tensor or tokenizer.
+ */
+export function trainableLayout(file: GgufFile): LlamaConfig {
+  const m = file.metadata;
+  const arch = m["general.architecture"]?.value;
+  if (arch !== "llama") refuse(`architecture ${String(arch)}: the trainer reads only llama-architecture GGUFs written by Anneal`);
+  let config: LlamaConfig;
   try {
-    const m = file.metadata;
-    const arch = m["general.architecture"]?.value;
-    if (arch !== "llama") throw new Error(`${path}: architecture ${String(arch)}, expected llama`);
-    const config: LlamaConfig = {
+    config = {
       vocabSize: numberValue(m, "llama.vocab_size"),
       dim: numberValue(m, "llama.embedding_length"),
       nLayers: numberValue(m, "llama.block_count"),
@@ -79,14 +92,40 @@ export function readLlamaGguf(path: string): LlamaGgufContents {
       ropeBase: numberValue(m, "llama.rope.freq_base"),
       normEps: numberValue(m, "llama.attention.layer_norm_rms_epsilon"),
     };
+  } catch (error) {
+    return refuse((error as Error).message);
+  }
+  const keyLength = m["llama.attention.key_length"]?.value;
+  if (keyLength !== undefined && Number(keyLength) !== headDim(config)) {
+    refuse(`llama.attention.key_length ${keyLength} differs from embedding_length / head_count: the trainer does not read separate head widths`);
+  }
+  const expected = tensorShapes(config);
+  for (const t of file.tensors) {
+    const shape = expected[t.name];
+    if (!shape) refuse(`tensor ${t.name} is not part of the layout the trainer reads`);
+    else if (t.dims.join() !== ggufDims(shape).join()) refuse(`tensor ${t.name} has dims [${t.dims}], expected [${ggufDims(shape)}]`);
+    else if (t.ggmlType !== GGML_TYPE_F32) refuse(`tensor ${t.name} is ${ggmlTypeName(t.ggmlType)}: the trainer reads F32 weights only`);
+  }
+  const present = new Set(file.tensors.map((t) => t.name));
+  for (const name of Object.keys(expected)) {
+    if (!present.has(name)) refuse(`tensor ${name} is missing${name === "output.weight" ? " (a tied output is not read)" : ""}`);
+  }
+  try {
+    tokenizerFromGguf(m);
+  } catch (error) {
+    refuse(`its tokenizer cannot be reproduced by the trainer (${(error as Error).message})`);
+  }
+  return config;
+}
+
+/** Reads a GGUF the trainer can train (see trainableLayout, whose UntrainableGguf it throws). */
+export function readLlamaGguf(path: string): LlamaGgufContents {
+  const file = openGguf(path);
+  try {
+    const config = trainableLayout(file);
     const weights: LlamaWeights = {};
-    const infos = new Map(file.tensors.map((t) => [t.name, t]));
-    for (const [name, shape] of Object.entries(tensorShapes(config))) {
-      const dims = infos.get(name)?.dims;
-      if (dims?.join() !== ggufDims(shape).join()) throw new Error(`${path}: ${name} has dims [${dims}], expected [${ggufDims(shape)}]`);
-      weights[name] = file.readTensor(name);
-    }
-    return { config, weights, tokenizer: tokenizerFromGguf(m), metadata: m };
+    for (const name of Object.keys(tensorShapes(config))) weights[name] = file.readTensor(name);
+    return { config, weights, tokenizer: tokenizerFromGguf(file.metadata), metadata: file.metadata };
   } finally {
     file.close();
   }

@@ -1,7 +1,10 @@
 // GGUF v3 reader. Parses the header (metadata and tensor infos) through a small read buffer and
 // reads each tensor's data only when asked, so a multi-GB model costs only the tensors you load.
+// Its errors never name the file's path: they can reach a client (a job's error), which must not
+// learn the server's paths; callers that log for the operator add the path themselves.
 
 import fs from "node:fs";
+import { ggmlTypeName } from "./ggml-types";
 import { GGUF_TYPE_CODE, type GgufArray, type GgufMetadata, type GgufScalar, type GgufScalarType, type GgufValue } from "./values";
 import { alignUp, GGML_TYPE_F32, GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC } from "./write-gguf";
 
@@ -30,20 +33,25 @@ const TYPE_BY_CODE = Object.fromEntries(Object.entries(GGUF_TYPE_CODE).map(([k, 
 >;
 
 export function openGguf(path: string): GgufFile {
-  const fd = fs.openSync(path, "r");
+  let fd: number;
   try {
-    return parse(fd, path);
+    fd = fs.openSync(path, "r");
+  } catch (error) {
+    throw new Error(`the GGUF file cannot be opened (${(error as NodeJS.ErrnoException).code ?? "error"})`);
+  }
+  try {
+    return parse(fd);
   } catch (e) {
     fs.closeSync(fd);
     throw e;
   }
 }
 
-function parse(fd: number, path: string): GgufFile {
+function parse(fd: number): GgufFile {
   const r = new FileReader(fd);
-  if (r.u32() !== GGUF_MAGIC) throw new Error(`${path}: not a GGUF file`);
+  if (r.u32() !== GGUF_MAGIC) throw new Error("not a GGUF file");
   const version = r.u32();
-  if (version < 2 || version > 3) throw new Error(`${path}: unsupported GGUF version ${version}`);
+  if (version < 2 || version > 3) throw new Error(`unsupported GGUF version ${version}`);
   const nTensors = r.u64();
   const nKv = r.u64();
 
@@ -75,11 +83,11 @@ function parse(fd: number, path: string): GgufFile {
     tensors,
     readTensor(name) {
       const t = byName.get(name);
-      if (!t) throw new Error(`${path}: no tensor ${name}`);
-      if (t.ggmlType !== GGML_TYPE_F32) throw new Error(`${path}: ${name} is ggml type ${t.ggmlType}; only F32 is read`);
+      if (!t) throw new Error(`GGUF: no tensor ${name}`);
+      if (t.ggmlType !== GGML_TYPE_F32) throw new Error(`GGUF: tensor ${name} is ${ggmlTypeName(t.ggmlType)}; only F32 is read`);
       const out = new Float32Array(t.dims.reduce((a, b) => a * b, 1));
       const bytes = new Uint8Array(out.buffer);
-      if (fs.readSync(fd, bytes, 0, bytes.length, t.fileOffset) !== bytes.length) throw new Error(`${path}: ${name} is truncated`);
+      if (fs.readSync(fd, bytes, 0, bytes.length, t.fileOffset) !== bytes.length) throw new Error(`GGUF: tensor ${name} is truncated`);
       return out;
     },
     close: () => fs.closeSync(fd),

@@ -1,4 +1,5 @@
-// GGUF v3 writer: header, metadata key/values, tensor infos, then 32-byte aligned F32 tensor data.
+// GGUF v3 writer: header, metadata key/values, tensor infos, then 32-byte aligned tensor data (F32
+// from float arrays, or another ggml type's bytes as given).
 // Layout (ggml's gguf.h): "GGUF" u32 version, u64 n_tensors, u64 n_kv, kvs, tensor infos, padding,
 // data. Tensor data is streamed from the caller's arrays, never concatenated in memory.
 
@@ -11,12 +12,17 @@ export const GGUF_VERSION = 3;
 export const GGUF_DEFAULT_ALIGNMENT = 32;
 export const GGML_TYPE_F32 = 0;
 
-export interface GgufTensorToWrite {
+interface TensorHead {
   name: string;
   /** GGUF dims: dims[0] is the contiguous one, so a row-major [rows, cols] matrix is [cols, rows]. */
   dims: number[];
-  data: Float32Array;
 }
+
+/** F32 values, or the encoded bytes of another ggml type (the caller encodes them). */
+export type GgufTensorToWrite = TensorHead & ({ data: Float32Array } | { ggmlType: number; bytes: Uint8Array });
+
+const tensorType = (t: GgufTensorToWrite) => ("bytes" in t ? t.ggmlType : GGML_TYPE_F32);
+const tensorBytes = (t: GgufTensorToWrite) => ("bytes" in t ? t.bytes : new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
 
 /** Writes to `path` via a temporary file and a rename, so a reader never sees half a checkpoint. */
 export function writeGguf(path: string, metadata: GgufMetadata, tensors: GgufTensorToWrite[]): void {
@@ -37,14 +43,14 @@ export function writeGguf(path: string, metadata: GgufMetadata, tensors: GgufTen
   const offsets: number[] = [];
   for (const t of tensors) {
     const count = t.dims.reduce((a, b) => a * b, 1);
-    if (count !== t.data.length) throw new Error(`GGUF writer: ${t.name} has ${t.data.length} values, dims say ${count}`);
+    if ("data" in t && count !== t.data.length) throw new Error(`GGUF writer: ${t.name} has ${t.data.length} values, dims say ${count}`);
     header.string(t.name);
     header.u32(t.dims.length);
     for (const d of t.dims) header.u64(d);
-    header.u32(GGML_TYPE_F32);
+    header.u32(tensorType(t));
     header.u64(offset);
     offsets.push(offset);
-    offset = alignUp(offset + t.data.byteLength, alignment);
+    offset = alignUp(offset + tensorBytes(t).byteLength, alignment);
   }
   header.zeros(alignUp(header.length, alignment) - header.length);
 
@@ -54,9 +60,9 @@ export function writeGguf(path: string, metadata: GgufMetadata, tensors: GgufTen
     fs.writeSync(fd, header.bytes());
     const padding = new Uint8Array(alignment);
     tensors.forEach((t, i) => {
-      const bytes = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+      const bytes = tensorBytes(t);
       fs.writeSync(fd, bytes);
-      const end = offsets[i] + t.data.byteLength;
+      const end = offsets[i] + bytes.byteLength;
       const next = i + 1 < offsets.length ? offsets[i + 1] : alignUp(end, alignment);
       if (next > end) fs.writeSync(fd, padding, 0, next - end);
     });
