@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
-import { checkpointFeedbackSchema } from "@/lib/feedback/checkpoint-feedback-schema";
+import { checkpointFeedbackSchema } from "@/lib/training/models/checkpoint-feedback-schema";
 import { api, json } from "./http";
 import { post } from "./feedback-fixtures";
 import { queueWorld, recordCall, type QueueWorld } from "./queues-fixtures";

@@ -9,7 +9,7 @@ import { TableSkeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { apiFetch } from "@/lib/client/api-fetch";
 import { compareCheckpoints, type Compared } from "@/lib/client/checkpoint-feedback";
-import type { CheckpointFeedback } from "@/lib/feedback/checkpoint-feedback-schema";
+import type { CheckpointFeedback } from "@/lib/training/models/checkpoint-feedback-schema";
 
 // What people said about each checkpoint's answers, side by side: the calls it served, how many
 // were judged, thumbs, and the mean of each numeric annotation spec, each with its change from the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { CheckpointFeedbackRow } from "@/lib/feedback/checkpoint-feedback-schema";
+import type { CheckpointFeedbackRow } from "@/lib/training/models/checkpoint-feedback-schema";
 import { compareCheckpoints } from "./checkpoint-feedback";
 
 const row = (step: number, rest: Partial<CheckpointFeedbackRow> = {}): CheckpointFeedbackRow => ({

@@ -1,4 +1,4 @@
-import type { CheckpointFeedbackRow } from "@/lib/feedback/checkpoint-feedback-schema";
+import type { CheckpointFeedbackRow } from "@/lib/training/models/checkpoint-feedback-schema";
 
 // A model's feedback per checkpoint as the Models page compares it: newest step first, each number
 // beside its change from the nearest older step that has one (so a new checkpoint is read against

@@ -1,11 +1,8 @@
 import { defineOperation } from "@/lib/contract/operation";
-import { modelParams } from "@/lib/training/models/schemas";
-import { checkpointFeedbackSchema } from "./checkpoint-feedback-schema";
 import { feedbackStatsBody, feedbackStatsResult, payloadKeysBody, payloadKeysResult } from "./stats-schema";
 
 // Feedback statistics (W&B Weave's POST /feedback/stats) and the payload keys they can be built on.
-// Basic auth or the console session, as the other feedback routes; every role of the team. And a
-// trained model's feedback per checkpoint (Bearer or the session, as the other model routes).
+// Basic auth or the console session, as the other feedback routes; every role of the team.
 
 export const feedbackStatsOp = defineOperation({
   id: "feedbackStats", method: "POST", path: "/feedback/stats", tag: "Feedback", auth: "basic",
@@ -17,10 +14,4 @@ export const feedbackPayloadKeysOp = defineOperation({
   id: "feedbackPayloadKeys", method: "POST", path: "/feedback/stats/keys", tag: "Feedback", auth: "basic",
   summary: "The payload paths (and the kind of value at each) of a project's recent feedback, to build /feedback/stats metrics on",
   body: payloadKeysBody, response: payloadKeysResult,
-});
-
-export const feedbackByCheckpointOp = defineOperation({
-  id: "feedbackByCheckpoint", method: "GET", path: "/v1/preview/models/{model_id}/feedback-by-checkpoint", tag: "Models", auth: "bearer",
-  summary: "Each checkpoint of a trained model side by side: the calls it served, their feedback, thumbs up/down and the mean of each numeric annotation spec",
-  params: modelParams, response: checkpointFeedbackSchema,
 });

@@ -19,8 +19,10 @@ import {
   modelSchema,
   trajectoryGroupsQuery,
 } from "@/lib/training/models/schemas";
+import { checkpointFeedbackSchema } from "./checkpoint-feedback-schema";
 
-// Models, checkpoints and logs (spec §4.2). Python clients may send NaN/Infinity literals here.
+// Models, checkpoints and logs (spec §4.2), and the feedback on the calls each checkpoint served.
+// Python clients may send NaN/Infinity literals here.
 
 export const createModelOp = defineOperation({
   id: "createModel", method: "POST", path: "/v1/preview/models", tag: "Models", auth: "bearer", nonStandardJson: true,
@@ -81,4 +83,10 @@ export const getLearningCurveOp = defineOperation({
   id: "getLearningCurve", method: "GET", path: "/v1/preview/models/{model_id}/learning-curve", tag: "Models", auth: "bearer",
   summary: "The model's jobs, their gradient steps and its checkpoints on one axis (global gradient step), for charts across jobs",
   params: modelParams, response: learningCurveSchema,
+});
+
+export const feedbackByCheckpointOp = defineOperation({
+  id: "feedbackByCheckpoint", method: "GET", path: "/v1/preview/models/{model_id}/feedback-by-checkpoint", tag: "Models", auth: "bearer",
+  summary: "Each checkpoint of a trained model side by side: the calls it served, their feedback, thumbs up/down and the mean of each numeric annotation spec",
+  params: modelParams, response: checkpointFeedbackSchema,
 });

@@ -1,8 +1,8 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db/client";
+import { ANNOTATION_PREFIX, REACTION_TYPE } from "@/lib/feedback/kinds";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import type { CheckpointFeedback } from "./checkpoint-feedback-schema";
-import { ANNOTATION_PREFIX, REACTION_TYPE } from "./kinds";
 
 // GET /v1/preview/models/{model_id}/feedback-by-checkpoint: the calls each checkpoint of a trained
 // model served (Call.modelId and checkpointStep, recorded when the call is served) and the feedback
