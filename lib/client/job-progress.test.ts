@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { callToExample, chartedMetrics, estimateRemainingMs, formatDuration, gradientSteps, groupsToRlInput, jobDurationMs, type FeedEvent } from "./job-progress";
+import { chartedMetrics, estimateRemainingMs, formatDuration, gradientSteps, groupsToRlInput, jobDurationMs, type FeedEvent } from "./job-progress";
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const step = (id: string, s: number, data: Record<string, unknown>): FeedEvent => ({ id, type: "gradient_step", data, created_at: at(s) });
@@ -47,11 +47,6 @@ describe("durations", () => {
 });
 
 describe("launch bodies", () => {
-  it("turns a recorded call into an example ending with its answer", () => {
-    const messages = [{ role: "user", content: "hi" }];
-    expect(callToExample({ messages, output: { role: "assistant", content: "hello", refusal: null } })).toEqual({ messages: [...messages, { role: "assistant", content: "hello" }] });
-    expect(callToExample({ messages, output: null })).toBeNull();
-  });
   it("keeps what RL trains on from logged groups", () => {
     const trajectory = { messages_and_choices: [{ role: "user", content: "q" }], reward: 1, metrics: { a: 1 }, tools: null, additional_histories: [] };
     expect(groupsToRlInput([{ trajectories: [trajectory] }])).toEqual([{ trajectories: [{ messages_and_choices: trajectory.messages_and_choices, reward: 1 }] }]);

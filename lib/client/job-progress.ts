@@ -76,16 +76,8 @@ export function jobDurationMs(job: { started_at: string | null; finished_at: str
   return Math.max(0, (job.finished_at ? Date.parse(job.finished_at) : now) - Date.parse(job.started_at));
 }
 
-type Message = Record<string, unknown>;
-
-/** A recorded call as an SFT example: the request's messages, then the answer it got. */
-export function callToExample(call: { messages: Message[]; output: Message | null }): { messages: Message[] } | null {
-  if (!call.output) return null;
-  const { role, content, tool_calls } = call.output;
-  const answer: Message = { role: role ?? "assistant", content: content ?? "" };
-  if (Array.isArray(tool_calls) && tool_calls.length) answer.tool_calls = tool_calls;
-  return { messages: [...call.messages, answer] };
-}
+/** Calls → SFT examples: the server builds datasets from judgement with the same function. */
+export { callToExample } from "@/lib/training/sft/call-to-example";
 
 interface LoggedTrajectory {
   messages_and_choices: unknown[];

@@ -8,7 +8,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { getDatabase, getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { createFile } from "@/lib/files/files";
-import { callToExample } from "@/lib/client/job-progress";
+import { callToExample } from "@/lib/training/sft/call-to-example";
 import { sftExampleSchema } from "@/lib/training/sft/tokenize-sft-example";
 import { combineValues, newestText, type AnnotationRow } from "./combine-annotations";
 import { byCall, loadAnnotations, resolveJudgedCalls, type JudgedCalls } from "./judged-calls";
