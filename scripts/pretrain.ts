@@ -22,10 +22,10 @@ import { finishBaseModel, type Trained } from "../lib/engine/pretrain/finish";
 import { learningRate } from "../lib/engine/pretrain/lr-schedule";
 import { formatDuration, progressLine } from "../lib/engine/pretrain/progress-line";
 import { BASE_SETTINGS, savedSettings, type RunSettings } from "../lib/engine/pretrain/run-settings";
-import { batchLoss, trainStep } from "../lib/engine/pretrain/train-step";
 import { CHATML_SPECIALS } from "../lib/engine/tokenizer/chatml";
 import { Tokenizer } from "../lib/engine/tokenizer/tokenizer";
 import { trainBpe } from "../lib/engine/tokenizer/train-bpe";
+import { batchLoss, trainStep } from "../lib/engine/train/train-step";
 
 const { values: args } = parseArgs({
   options: {

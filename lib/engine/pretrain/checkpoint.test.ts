@@ -5,8 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { AdamW } from "../model/adamw";
 import { LlamaModel } from "../model/llama-model";
 import { TINY_CONFIG } from "../test-support/tiny-model";
+import { trainStep } from "../train/train-step";
 import { loadCheckpoint, saveCheckpoint } from "./checkpoint";
-import { trainStep } from "./train-step";
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-checkpoint-"));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));

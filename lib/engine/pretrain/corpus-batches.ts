@@ -7,7 +7,7 @@ import { generateExamples, type CorpusVersion, type Split } from "../corpus/gene
 import { Prng } from "../prng";
 import { encodeChat, END_OF_TEXT, type ChatMessage, type EncodedChat } from "../tokenizer/chatml";
 import type { Tokenizer } from "../tokenizer/tokenizer";
-import { conversationRows, packConversations, type LossTokens, type PackedBatch } from "./packed-batch";
+import { conversationRows, packConversations, type LossTokens, type PackedBatch } from "../train/packed-batch";
 
 export interface BatchShape {
   batchSize: number;

@@ -7,7 +7,7 @@ import { CURRICULUM, EmptySplitError, FAMILIES, sampleExamples, type CorpusOptio
 import type { LlamaModel } from "../model/llama-model";
 import { encodeChat, END_OF_TEXT, IM_END } from "../tokenizer/chatml";
 import type { Tokenizer } from "../tokenizer/tokenizer";
-import { greedyGenerate } from "./greedy-generate";
+import { greedyGenerate } from "../train/greedy-generate";
 
 export interface FamilyScore {
   family: TaskFamily;

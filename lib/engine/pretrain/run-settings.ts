@@ -4,8 +4,8 @@
 
 import type { CorpusVersion } from "../corpus/generate";
 import type { LlamaConfig } from "../model/config";
+import type { LossTokens } from "../train/packed-batch";
 import type { LrSchedule } from "./lr-schedule";
-import type { LossTokens } from "./packed-batch";
 
 export interface RunSettings {
   /** The base model it makes: models/<name>.gguf and its card models/<name>.md. */

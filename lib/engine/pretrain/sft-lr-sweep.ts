@@ -5,9 +5,9 @@
 import { AdamW } from "../model/adamw";
 import { LlamaModel } from "../model/llama-model";
 import type { Tokenizer } from "../tokenizer/tokenizer";
+import { batchLoss, trainStep } from "../train/train-step";
 import { chatBatch } from "./corpus-batches";
 import { taggedConversations } from "./tagged-answers";
-import { batchLoss, trainStep } from "./train-step";
 
 export interface SweepPoint {
   lr: number;

@@ -6,10 +6,10 @@ import { describe, expect, it } from "vitest";
 import { readLlamaGguf } from "../gguf/llama-gguf";
 import { AdamW } from "../model/adamw";
 import { LlamaModel } from "../model/llama-model";
+import { batchLoss, trainStep } from "../train/train-step";
 import { chatBatch } from "./corpus-batches";
 import { taggedConversations } from "./tagged-answers";
 import { TINY_CHAT_2_GGUF, TINY_CHAT_GGUF } from "./tiny-chat-files";
-import { batchLoss, trainStep } from "./train-step";
 
 const STEPS = 12;
 const BATCH = 8;

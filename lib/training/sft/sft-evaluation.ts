@@ -3,9 +3,9 @@
 // replies to their prompts (the messages before the last assistant turn), checked against that
 // turn when the job has a checker.
 import type { LlamaModel } from "@/lib/engine/model/llama-model";
-import { conversationRows } from "@/lib/engine/pretrain/packed-batch";
-import { greedyGenerate } from "@/lib/engine/pretrain/greedy-generate";
-import { batchLoss } from "@/lib/engine/pretrain/train-step";
+import { conversationRows } from "@/lib/engine/train/packed-batch";
+import { greedyGenerate } from "@/lib/engine/train/greedy-generate";
+import { batchLoss } from "@/lib/engine/train/train-step";
 import { encodePrompt, messageText, renderChat, type ChatFormat } from "@/lib/engine/tokenizer/chat-template";
 import { END_OF_TEXT, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
 import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";

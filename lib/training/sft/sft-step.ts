@@ -3,8 +3,8 @@
 // trainStep). Returns the gradient_step event's data (numbers only).
 import type { AdamW } from "@/lib/engine/model/adamw";
 import type { LlamaModel } from "@/lib/engine/model/llama-model";
-import { conversationRows } from "@/lib/engine/pretrain/packed-batch";
-import { trainStep } from "@/lib/engine/pretrain/train-step";
+import { conversationRows } from "@/lib/engine/train/packed-batch";
+import { trainStep } from "@/lib/engine/train/train-step";
 import { END_OF_TEXT, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
 import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
 import type { ResumePoint } from "../resume-point";

@@ -3,7 +3,7 @@
 // `tokens` padded tokens (the memory a step's activations take); one micro-batch is one gradient step. A trajectory's rows always share a micro-batch, because a
 // sequence-level ratio couples all of a trajectory's tokens.
 // Per-position arrays describe the *target* at that position (the token the model predicts there).
-import { conversationRows } from "@/lib/engine/pretrain/packed-batch";
+import { conversationRows } from "@/lib/engine/train/packed-batch";
 import type { TokenBatch } from "@/lib/engine/model/llama-model";
 import type { TrainingRow } from "./tokenize-conversation";
 
