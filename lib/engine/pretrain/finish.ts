@@ -8,20 +8,9 @@ import type { LlamaModel } from "../model/llama-model";
 import type { Tokenizer } from "../tokenizer/tokenizer";
 import { evaluateHeldout } from "./evaluate-heldout";
 import { modelCard } from "./model-card";
-import type { RunSettings } from "./run-settings";
+import type { RunSettings, Trained } from "./run-settings";
 import { sweepSftLearningRate } from "./sft-lr-sweep";
 import { baseModelFiles } from "./tiny-chat-files";
-
-
-/** A run's progress, saved in its checkpoints. */
-export interface Trained {
-  step: number;
-  /** Non-padding tokens and conversations trained on so far. */
-  tokens: number;
-  conversations: number;
-  trainingSeconds: number;
-  lastLoss: number;
-}
 
 export interface FinishInput {
   model: LlamaModel;

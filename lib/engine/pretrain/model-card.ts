@@ -5,8 +5,7 @@
 import { CURRICULUM } from "../corpus/generate";
 import type { LlamaConfig } from "../model/config";
 import type { FamilyScore } from "./evaluate-heldout";
-import type { Trained } from "./finish";
-import type { RunSettings } from "./run-settings";
+import type { RunSettings, Trained } from "./run-settings";
 import type { SweepOptions, SweepPoint } from "./sft-lr-sweep";
 import { formatDuration } from "./progress-line";
 

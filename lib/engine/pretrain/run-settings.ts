@@ -1,6 +1,6 @@
 // Everything that determines a pretraining run, saved beside its checkpoints so --resume continues
-// the same run. `npx tsx scripts/pretrain.ts` reproduces tiny-chat-2; `--base tiny-chat` the first
-// tiny-chat.
+// the same run, and how far the run has got (saved in the checkpoints themselves).
+// `npx tsx scripts/pretrain.ts` reproduces tiny-chat-2; `--base tiny-chat` the first tiny-chat.
 
 import type { CorpusVersion } from "../corpus/generate";
 import type { LlamaConfig } from "../model/config";
@@ -24,6 +24,16 @@ export interface RunSettings {
   schedule: LrSchedule;
   weightDecay: number;
   checkpointEvery: number;
+}
+
+/** A run's progress, saved in its checkpoints. */
+export interface Trained {
+  step: number;
+  /** Non-padding tokens and conversations trained on so far. */
+  tokens: number;
+  conversations: number;
+  trainingSeconds: number;
+  lastLoss: number;
 }
 
 export const TINY_CHAT_SETTINGS: RunSettings = {
