@@ -2,11 +2,11 @@ import type { ProjectAccess } from "@/lib/auth/projects";
 import { AppError, invalid, notFound } from "@/lib/contract/errors";
 import { DEFAULT_BODY_LIMIT } from "@/lib/contract/body-limits";
 import type { AnnotationSpec } from "@/lib/db/generated/client";
-import { assertLiveQueue } from "@/lib/queues/live-queue";
 import { findLiveSpecVersion, storedDefinition } from "./annotation-specs";
 import { specValueProblem, type Preference } from "./annotation-spec-values";
 import { checkedPayload, feedbackKind } from "./kinds";
 import { assertPreferenceFits, callChoiceCount } from "./preferred-choice";
+import { assertLiveQueue } from "./queue-ref";
 import { parseRef, RefError, type ParsedRef, type RefKind } from "./refs";
 import type { CreateFeedbackBody } from "./schemas";
 

@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
-import { queueNotFound, resolveQueue } from "./queue-access";
+import { queueNotFound } from "@/lib/feedback/queue-ref";
+import { resolveQueue } from "./queue-access";
 import { queueDto } from "./queue-dto";
 import type { QueueDto } from "./queue-schemas";
 

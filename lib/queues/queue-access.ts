@@ -1,7 +1,8 @@
 import { roleAllows, type Capability, type Principal, type Role } from "@/lib/auth/principal";
 import { resolveTeamAccess } from "@/lib/auth/team-access";
-import { AppError, forbidden, notFound } from "@/lib/contract/errors";
+import { AppError, forbidden } from "@/lib/contract/errors";
 import { getDatabase } from "@/lib/db/client";
+import { queueNotFound } from "@/lib/feedback/queue-ref";
 
 // Who reaches a queue (docs/contract.md "Identity, roles, auth"): members and admins every queue of
 // their team, annotators only the queues assigned to them. A queue the caller cannot reach — another
@@ -21,8 +22,6 @@ export interface QueueAccess {
   team: { id: string; name: string };
   role: Role;
 }
-
-export const queueNotFound = (queueId: string) => notFound(`Annotation queue '${queueId}' not found or deleted.`);
 
 interface QueueRow {
   id: string;

@@ -1,6 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDatabase } from "@/lib/db/client";
-import { queueNotFound, resolveQueue } from "./queue-access";
+import { queueNotFound } from "@/lib/feedback/queue-ref";
+import { resolveQueue } from "./queue-access";
 import type { AnnotationState, ItemDto } from "./item-schemas";
 import { readItem } from "./item-rows";
 import { lockItem, writeProgress } from "./progress-write";
