@@ -53,6 +53,30 @@ export const isUuid = (value: string) => UUID.test(value);
 
 type Order = "asc" | "desc";
 
+/**
+ * What every cursor page does: resolve `after` with `findCursor`, which looks the id up within the
+ * caller's own rows (so another tenant's id, or one the list's filters leave out, is the 422),
+ * fetch up to limit+1 rows past that cursor (none on the first page) with `findRows`, and map the
+ * page's rows to DTOs. The cursor is whatever the list orders by: a row's position, its
+ * (createdAt, id), or the id itself where the position is computed in the same query.
+ */
+export async function pageAfter<Cursor, Row extends { id: string }, Dto extends { id: string }>(options: {
+  query: { after?: string; limit: number };
+  findCursor: (id: string) => Promise<Cursor | null | undefined>;
+  findRows: (args: { cursor: Cursor | undefined; take: number }) => Promise<Row[]>;
+  toDto: (row: Row) => Dto;
+}): Promise<Page<Dto>> {
+  const { after, limit } = options.query;
+  let cursor: Cursor | undefined;
+  if (after) {
+    const found = isUuid(after) ? await options.findCursor(after) : null;
+    if (found === null || found === undefined) throw unknownCursor(after);
+    cursor = found;
+  }
+  const page = toPage(await options.findRows({ cursor, take: limit + 1 }), limit);
+  return { ...page, data: page.data.map(options.toDto) };
+}
+
 /** Keyset condition: the rows strictly after the cursor row in (createdAt, id) order. */
 function afterCursor(cursor: { createdAt: Date; id: string }, order: Order) {
   const op = order === "asc" ? "gt" : "lt";
@@ -75,17 +99,37 @@ export async function pageByCreation<Row extends { id: string }, Dto extends { i
   toDto: (row: Row) => Dto;
 }): Promise<Page<Dto>> {
   const { query } = options;
-  let where = {};
-  if (query.after) {
-    const cursor = isUuid(query.after) ? await options.findCursor(query.after) : null;
-    if (!cursor) throw unknownCursor(query.after);
-    where = afterCursor(cursor, query.order);
-  }
-  const rows = await options.findRows({
-    where,
-    orderBy: [{ createdAt: query.order }, { id: query.order }],
-    take: query.limit + 1,
+  return pageAfter({
+    query,
+    findCursor: options.findCursor,
+    findRows: ({ cursor, take }) =>
+      options.findRows({ where: cursor ? afterCursor(cursor, query.order) : {}, orderBy: [{ createdAt: query.order }, { id: query.order }], take }),
+    toDto: options.toDto,
   });
-  const page = toPage(rows, query.limit);
-  return { ...page, data: page.data.map(options.toDto) };
+}
+
+/** The filter on a position column for the rows strictly after `seq` in page order. */
+export type SeqAfter = { gt: number } | { lt: number };
+
+/**
+ * One cursor page of rows ordered by a unique integer position (a `seq`, a checkpoint's `step`),
+ * ascending unless `query.order` says otherwise. `findSeq` returns the position of the `after` row
+ * within the caller's own rows (null when it is not one of them); `findRows` fetches the caller's
+ * rows with `seq` as the position column's filter (undefined on the first page, which Prisma
+ * ignores), ordered by that column in `order`, at most `take`.
+ */
+export async function pageBySeq<Row extends { id: string }, Dto extends { id: string }>(options: {
+  query: { after?: string; limit: number; order?: Order };
+  findSeq: (id: string) => Promise<number | null | undefined>;
+  findRows: (args: { seq: SeqAfter | undefined; order: Order; take: number }) => Promise<Row[]>;
+  toDto: (row: Row) => Dto;
+}): Promise<Page<Dto>> {
+  const order = options.query.order ?? "asc";
+  return pageAfter({
+    query: options.query,
+    findCursor: options.findSeq,
+    findRows: ({ cursor, take }) =>
+      options.findRows({ seq: cursor === undefined ? undefined : order === "asc" ? { gt: cursor } : { lt: cursor }, order, take }),
+    toDto: options.toDto,
+  });
 }
