@@ -5,7 +5,7 @@ import { requireInReach, teamIdsAllowing } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { conflict, invalid, notFound } from "@/lib/contract/errors";
-import { isUuid, toPage, unknownCursor, type Page } from "@/lib/contract/pagination";
+import { pageBySeq, type Page } from "@/lib/contract/pagination";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import { checkerProblem } from "@/lib/training/checkers/checker-config";
 import { planSft, type SftPlan } from "@/lib/training/sft/sft-config";
@@ -124,14 +124,12 @@ export async function listJobs(principal: Principal, query: JobListQuery): Promi
     ...(query.model_id ? { modelId: query.model_id } : {}),
     ...(query.status ? { status: query.status } : {}),
   };
-  if (query.after) {
-    const cursor = isUuid(query.after) ? await getDb().trainingJob.findFirst({ where: { ...where, id: query.after }, select: { seq: true } }) : null;
-    if (!cursor) throw unknownCursor(query.after);
-    where.seq = query.order === "asc" ? { gt: cursor.seq } : { lt: cursor.seq };
-  }
-  const rows = await getDb().trainingJob.findMany({ where, omit: { input: true }, orderBy: { seq: query.order }, take: query.limit + 1 });
-  const page = toPage(rows, query.limit);
-  return { ...page, data: page.data.map(toJobDto) };
+  return pageBySeq({
+    query,
+    findSeq: async (id) => (await getDb().trainingJob.findFirst({ where: { ...where, id }, select: { seq: true } }))?.seq,
+    findRows: ({ seq, order, take }) => getDb().trainingJob.findMany({ where: { ...where, seq }, omit: { input: true }, orderBy: { seq: order }, take }),
+    toDto: toJobDto,
+  });
 }
 
 /** Cancels a job: a queued one ends at once; a running one ends within a heartbeat (its runner

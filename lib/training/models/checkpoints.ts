@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { getDb } from "@/lib/db/client";
-import { toPage, unknownCursor, isUuid, type PageQuery } from "@/lib/contract/pagination";
+import { pageBySeq, type PageQuery } from "@/lib/contract/pagination";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import { refuseWhileTraining } from "@/lib/training/jobs/active-jobs";
 import { removeCheckpointFiles } from "@/lib/training/jobs/job-files";
@@ -12,29 +12,22 @@ type Metrics = Record<string, number>;
 export async function listCheckpoints(principal: Principal, modelId: string, query: PageQuery) {
   await findModelForCaller(principal, modelId, "use");
   const db = getDb();
-  let stepFilter = {};
-  if (query.after) {
-    const cursor = isUuid(query.after) ? await db.checkpoint.findFirst({ where: { id: query.after, modelId }, select: { step: true } }) : null;
-    if (!cursor) throw unknownCursor(query.after);
-    stepFilter = { step: query.order === "asc" ? { gt: cursor.step } : { lt: cursor.step } };
-  }
-  const rows = await db.checkpoint.findMany({
-    where: { modelId, ...stepFilter },
-    orderBy: { step: query.order },
-    take: query.limit + 1,
-  });
-  const logged = await db.modelStepMetrics.findMany({ where: { modelId, step: { in: rows.map((r) => r.step) } } });
-  const loggedByStep = new Map(logged.map((l) => [l.step, l.metrics as Metrics]));
-  const page = toPage(rows, query.limit);
-  return {
-    ...page,
-    data: page.data.map((c) => ({
+  return pageBySeq({
+    query,
+    findSeq: async (id) => (await db.checkpoint.findFirst({ where: { id, modelId }, select: { step: true } }))?.step,
+    findRows: async ({ seq, order, take }) => {
+      const rows = await db.checkpoint.findMany({ where: { modelId, step: seq }, orderBy: { step: order }, take });
+      const logged = await db.modelStepMetrics.findMany({ where: { modelId, step: { in: rows.map((r) => r.step) } } });
+      const loggedByStep = new Map(logged.map((l) => [l.step, l.metrics as Metrics]));
+      return rows.map((c) => ({ ...c, logged: loggedByStep.get(c.step) }));
+    },
+    toDto: (c) => ({
       id: c.id,
       step: c.step,
-      metrics: { ...(c.metrics as Metrics), ...loggedByStep.get(c.step) },
+      metrics: { ...(c.metrics as Metrics), ...c.logged },
       created_at: c.createdAt.toISOString(),
-    })),
-  };
+    }),
+  });
 }
 
 /** DELETE .../checkpoints {steps}: deletes those that exist (and their files); the model's

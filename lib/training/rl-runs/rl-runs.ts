@@ -4,7 +4,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { requireInReach, teamIdsAllowing } from "@/lib/auth/team-access";
 import { AppError, conflict, invalid, notFound } from "@/lib/contract/errors";
-import { isUuid, toPage, unknownCursor, type Page } from "@/lib/contract/pagination";
+import { pageBySeq, type Page } from "@/lib/contract/pagination";
 import { getDb } from "@/lib/db/client";
 import type { Prisma, RlRun } from "@/lib/db/generated/client";
 import { checkerNeedsReference, checkerProblem } from "@/lib/training/checkers/checker-config";
@@ -97,14 +97,12 @@ export async function listRlRuns(principal: Principal, query: RlRunListQuery): P
     ...(query.model_id ? { modelId: query.model_id } : {}),
     ...(query.status ? { status: query.status } : {}),
   };
-  if (query.after) {
-    const cursor = isUuid(query.after) ? await getDb().rlRun.findFirst({ where: { ...where, id: query.after }, select: { seq: true } }) : null;
-    if (!cursor) throw unknownCursor(query.after);
-    where.seq = query.order === "asc" ? { gt: cursor.seq } : { lt: cursor.seq };
-  }
-  const rows = await getDb().rlRun.findMany({ where, omit: { prompts: true }, orderBy: { seq: query.order }, take: query.limit + 1 });
-  const page = toPage(rows, query.limit);
-  return { ...page, data: page.data.map((r) => toRunDto(withCount(r))) };
+  return pageBySeq({
+    query,
+    findSeq: async (id) => (await getDb().rlRun.findFirst({ where: { ...where, id }, select: { seq: true } }))?.seq,
+    findRows: ({ seq, order, take }) => getDb().rlRun.findMany({ where: { ...where, seq }, omit: { prompts: true }, orderBy: { seq: order }, take }),
+    toDto: (r) => toRunDto(withCount(r)),
+  });
 }
 
 /** A queued run ends at once; a running one is flagged, its current job cancelled, and its driver
