@@ -11,6 +11,7 @@ import { Button } from "@/components/ui/button";
 import { INPUT_CLASS } from "@/components/ui/field";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
+import { Segmented } from "@/components/ui/segmented";
 import { Skeleton, TableSkeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 
@@ -22,23 +23,11 @@ const today = () => new Date().toISOString().slice(0, 10);
 const daysAgo = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
 const number = new Intl.NumberFormat("en");
 
-const TOKEN_METRICS: { id: TokenMetric; label: string }[] = [
-  { id: "total_tokens", label: "Total" },
-  { id: "prompt_tokens", label: "Prompt" },
-  { id: "completion_tokens", label: "Completion" },
+const TOKEN_METRICS: { value: TokenMetric; label: string }[] = [
+  { value: "total_tokens", label: "Total" },
+  { value: "prompt_tokens", label: "Prompt" },
+  { value: "completion_tokens", label: "Completion" },
 ];
-
-function Segmented<T extends string | number>({ label, options, value, onChange }: { label: string; options: { id: T; label: string }[]; value: T | null; onChange: (v: T) => void }) {
-  return (
-    <div role="radiogroup" aria-label={label} className="inline-flex rounded-md border border-zinc-300 bg-white p-0.5 shadow-xs">
-      {options.map((o) => (
-        <button key={String(o.id)} type="button" role="radio" aria-checked={value === o.id} onClick={() => onChange(o.id)} className={`rounded px-2.5 py-1 text-[13px] font-medium ${value === o.id ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-100"}`}>
-          {o.label}
-        </button>
-      ))}
-    </div>
-  );
-}
 
 function Stat({ label, value, sub }: { label: string; value: string; sub?: string }) {
   return (
@@ -78,8 +67,8 @@ export function UsageView() {
       <div>
         <span className="mb-1 block text-xs font-medium text-zinc-500">Range</span>
         <Segmented
-          label="Range"
-          options={PRESETS.map((n) => ({ id: n, label: `${n} days` }))}
+          aria-label="Range"
+          options={PRESETS.map((n) => ({ value: n, label: `${n} days` }))}
           value={preset}
           onChange={(n) => {
             setStart(daysAgo(n - 1));
@@ -187,9 +176,9 @@ export function UsageView() {
         ) : (
           <div className="space-y-4">
             <div className="grid gap-4 xl:grid-cols-2">
-              <Panel title="Tokens per day" description="Stacked by project" actions={<Segmented label="Token kind" options={TOKEN_METRICS} value={metric} onChange={setMetric} />}>
+              <Panel title="Tokens per day" description="Stacked by project" actions={<Segmented aria-label="Token kind" options={TOKEN_METRICS} value={metric} onChange={setMetric} />}>
                 <div className="px-2 pt-3 pb-2">
-                  <ProjectAreaChart data={series.days.tokens[metric]} projects={series.projects} label={`${TOKEN_METRICS.find((m) => m.id === metric)?.label} tokens per day by project`} />
+                  <ProjectAreaChart data={series.days.tokens[metric]} projects={series.projects} label={`${TOKEN_METRICS.find((m) => m.value === metric)?.label} tokens per day by project`} />
                 </div>
               </Panel>
               <Panel title="Requests per day" description="Stacked by project">
