@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { MessageView } from "@/components/calls/conversation";
 import type { LogprobToken } from "@/components/inference/queries";
-import { TintLegend, TokenLogprobs } from "@/components/playground/token-logprobs";
+import { AnswerViewToggle, TintLegend, TokenLogprobs, type AnswerView } from "@/components/playground/token-logprobs";
 
 // A recorded response's answers (one per choice): the message as text, or its tokens tinted by
 // logprob (the same view as the playground's), with each choice's finish reason.
@@ -15,28 +15,16 @@ interface Choice {
   logprobs?: { content?: LogprobToken[] | null } | null;
 }
 
-function ViewToggle({ view, onView }: { view: "text" | "tokens"; onView: (view: "text" | "tokens") => void }) {
-  return (
-    <div role="radiogroup" aria-label="Answer view" className="inline-flex rounded-md border border-zinc-300 bg-white p-0.5 shadow-xs">
-      {(["text", "tokens"] as const).map((v) => (
-        <button key={v} type="button" role="radio" aria-checked={view === v} onClick={() => onView(v)} className={`rounded px-2.5 py-1 text-[13px] font-medium ${view === v ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-100"}`}>
-          {v === "text" ? "Text" : "Tokens"}
-        </button>
-      ))}
-    </div>
-  );
-}
-
 export function CallAnswer({ response, fallback }: { response: Record<string, unknown> | null; fallback: Record<string, unknown> | null }) {
   const choices: Choice[] = Array.isArray(response?.choices) ? (response.choices as Choice[]) : fallback ? [{ index: 0, message: fallback }] : [];
   const hasTokens = choices.some((c) => (c.logprobs?.content?.length ?? 0) > 0);
-  const [view, setView] = useState<"text" | "tokens">("text");
+  const [view, setView] = useState<AnswerView>("text");
   if (choices.length === 0) return <p className="px-4 py-6 text-sm text-zinc-500">The call produced no answer.</p>;
   return (
     <div>
       {hasTokens && (
         <div className="flex flex-wrap items-center justify-between gap-3 border-b border-zinc-100 px-4 py-2">
-          <ViewToggle view={view} onView={setView} />
+          <AnswerViewToggle view={view} onView={setView} />
           {view === "tokens" && <TintLegend />}
         </div>
       )}

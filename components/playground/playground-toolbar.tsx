@@ -2,6 +2,7 @@
 
 import { Code2, Columns2, Eraser } from "lucide-react";
 import type { OutputView } from "@/components/playground/run-output";
+import { AnswerViewToggle } from "@/components/playground/token-logprobs";
 import { Button } from "@/components/ui/button";
 
 // The playground's header actions: where runs are recorded, text or token view, compare on or
@@ -23,13 +24,7 @@ export function PlaygroundToolbar({ projectRef, view, onView, compare, onToggleC
           Recorded in <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-[11px] text-zinc-700 ring-1 ring-zinc-200">Svc-Project: {projectRef}</code>
         </span>
       )}
-      <div role="radiogroup" aria-label="Answer view" className="inline-flex rounded-md border border-zinc-300 bg-white p-0.5 shadow-xs">
-        {(["text", "tokens"] as const).map((v) => (
-          <button key={v} type="button" role="radio" aria-checked={view === v} onClick={() => onView(v)} className={`rounded px-2.5 py-1 text-[13px] font-medium ${view === v ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-100"}`}>
-            {v === "text" ? "Text" : "Tokens"}
-          </button>
-        ))}
-      </div>
+      <AnswerViewToggle view={view} onView={onView} />
       <Button variant="secondary" size="sm" aria-pressed={compare} onClick={onToggleCompare} className={compare ? "border-violet-300 bg-violet-50 text-violet-800 hover:bg-violet-100" : ""}>
         <Columns2 /> Compare
       </Button>

@@ -3,13 +3,13 @@
 import { Clock, Gauge, Hash, Square, Timer } from "lucide-react";
 import { CallReactions } from "@/components/calls/call-reactions";
 import { Alert } from "@/components/ui/alert";
-import { TokenLogprobs } from "@/components/playground/token-logprobs";
+import { TokenLogprobs, type AnswerView } from "@/components/playground/token-logprobs";
 import type { ChatRun } from "@/components/playground/use-chat-run";
 
 // One run's answer as it streams (plain text, or tokens tinted by logprob) and, once it has them,
 // its usage and latency; a finished answer gets thumbs up/down on its recorded call.
 
-export type OutputView = "text" | "tokens";
+export type OutputView = AnswerView;
 
 const ms = (value: number) => (value >= 10_000 ? `${(value / 1000).toFixed(1)} s` : `${value.toLocaleString()} ms`);
 

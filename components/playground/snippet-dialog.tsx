@@ -3,6 +3,7 @@
 import { useMemo, useState, type KeyboardEvent } from "react";
 import { Dialog, DialogContent } from "@/components/ui/dialog";
 import { CopyButton } from "@/components/ui/copy-button";
+import { Segmented } from "@/components/ui/segmented";
 import type { ChatCompletionBody } from "@/components/inference/queries";
 import { chatSnippets, type ChatSnippets } from "@/lib/client/chat-snippets";
 
@@ -49,20 +50,7 @@ export function SnippetDialog({ open, onOpenChange, origin, projectRef, sources 
         }
       >
         {sources.length > 1 && (
-          <div className="mb-3 flex gap-1" role="radiogroup" aria-label="Column">
-            {sources.map((s, i) => (
-              <button
-                key={s.label}
-                type="button"
-                role="radio"
-                aria-checked={i === sourceIndex}
-                onClick={() => setSourceIndex(i)}
-                className={`rounded-md px-2.5 py-1 text-[13px] font-medium ${i === sourceIndex ? "bg-zinc-900 text-white" : "text-zinc-600 hover:bg-zinc-100"}`}
-              >
-                {s.label}
-              </button>
-            ))}
-          </div>
+          <Segmented aria-label="Column" options={sources.map((s, i) => ({ value: i, label: s.label }))} value={sourceIndex} onChange={setSourceIndex} className="mb-3" />
         )}
         <div className="flex items-center justify-between gap-3 border-b border-zinc-200">
           <div role="tablist" aria-label="Language" className="-mb-px flex" onKeyDown={onTabKey}>

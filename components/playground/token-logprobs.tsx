@@ -2,6 +2,7 @@
 
 import * as Tooltip from "@radix-ui/react-tooltip";
 import type { LogprobToken } from "@/components/inference/queries";
+import { Segmented } from "@/components/ui/segmented";
 
 // The answer as its tokens, each tinted by how likely the model found it (the less likely, the
 // warmer); hovering or focusing a token shows its probability and the alternatives the model
@@ -108,4 +109,15 @@ export function TintLegend() {
       ))}
     </div>
   );
+}
+
+export type AnswerView = "text" | "tokens";
+const ANSWER_VIEWS = [
+  { value: "text", label: "Text" },
+  { value: "tokens", label: "Tokens" },
+] as const;
+
+/** Whether answers show as text or as their tinted tokens (the playground's and a call's). */
+export function AnswerViewToggle({ view, onView }: { view: AnswerView; onView: (view: AnswerView) => void }) {
+  return <Segmented aria-label="Answer view" options={ANSWER_VIEWS} value={view} onChange={onView} />;
 }
