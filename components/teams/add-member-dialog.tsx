@@ -6,38 +6,18 @@ import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Dialog, DialogContent, DialogTrigger, DialogActions, DialogDone } from "@/components/ui/dialog";
 import { Field, SelectField } from "@/components/ui/field";
+import { Segmented } from "@/components/ui/segmented";
 import { ROLE_HELP, ROLE_LABEL } from "@/components/identity/role-badge";
 import { useAddMember, type Role } from "@/components/identity/queries";
 import { CredentialsReveal } from "@/components/teams/credentials-reveal";
 import { ApiError, errorMessage } from "@/lib/client/api-fetch";
 
 type Mode = "new" | "existing";
+const MODES = [
+  { value: "new", label: "New user" },
+  { value: "existing", label: "Existing user" },
+] as const;
 const ROLES: Role[] = ["member", "annotator", "admin"];
-
-function ModeToggle({ mode, onChange }: { mode: Mode; onChange: (mode: Mode) => void }) {
-  const options: [Mode, string][] = [
-    ["new", "New user"],
-    ["existing", "Existing user"],
-  ];
-  return (
-    <div role="radiogroup" aria-label="Who to add" className="grid grid-cols-2 gap-1 rounded-lg bg-zinc-100 p-1">
-      {options.map(([value, label]) => (
-        <button
-          key={value}
-          type="button"
-          role="radio"
-          aria-checked={mode === value}
-          onClick={() => onChange(value)}
-          className={`rounded-md px-3 py-1.5 text-sm font-medium focus-visible:outline-2 focus-visible:outline-brand-600 ${
-            mode === value ? "bg-white text-zinc-900 shadow-xs" : "text-zinc-500 hover:text-zinc-800"
-          }`}
-        >
-          {label}
-        </button>
-      ))}
-    </div>
-  );
-}
 
 /** Team admins add an existing user by username, or create a user (username, email, password). */
 export function AddMemberDialog({ team }: { team: string }) {
@@ -87,7 +67,7 @@ export function AddMemberDialog({ team }: { team: string }) {
       ) : (
         <DialogContent title={`Add a member to ${team}`} description="Members act with their role in this team only.">
           <form onSubmit={onSubmit} className="space-y-4" noValidate>
-            <ModeToggle mode={mode} onChange={setMode} />
+            <Segmented variant="subtle" size="md" fill aria-label="Who to add" options={MODES} value={mode} onChange={setMode} />
             <Field
               label="Username"
               name="username"
