@@ -1,14 +1,12 @@
 "use client";
 
 import { Kbd } from "@/components/playground/kbd";
+import { Segmented } from "@/components/ui/segmented";
 import { isPreference, type FieldValue, type PreferenceInput } from "@/lib/client/annotation-form";
 
 // A preferred-choice field: which answer of the call is better, and which it is better than. With
 // two answers one pick says both; with more, a second row picks the answer it is preferred over
 // (the digit keys do the same: the first digit the preferred answer, the next the other).
-
-const OPTION_CLASS = "inline-flex items-center gap-1.5 rounded-md border px-2.5 py-1.5 text-[13px] font-medium shadow-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 disabled:opacity-40";
-const optionTone = (checked: boolean) => (checked ? "border-brand-400 bg-brand-50 text-brand-800" : "border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50");
 
 interface PreferencePickerProps {
   labelId: string;
@@ -29,32 +27,32 @@ export function PreferencePicker({ labelId, errorId, value, choiceCount, onChang
   };
   return (
     <div className="space-y-2" aria-describedby={errorId}>
-      <div role="radiogroup" aria-labelledby={labelId} aria-label="Preferred answer" className="flex flex-wrap gap-1.5">
-        {indexes.map((i) => (
-          <button key={i} type="button" role="radio" aria-checked={current?.preferred === i} onClick={() => choose(i)} className={`${OPTION_CLASS} ${optionTone(current?.preferred === i)}`}>
-            {i < 9 && <Kbd>{i + 1}</Kbd>}
-            Choice {i + 1}
-          </button>
-        ))}
-      </div>
+      <Segmented
+        variant="choices"
+        aria-labelledby={labelId}
+        aria-label="Preferred answer"
+        options={indexes.map((i) => ({
+          value: i,
+          label: (
+            <>
+              {i < 9 && <Kbd>{i + 1}</Kbd>}
+              Choice {i + 1}
+            </>
+          ),
+        }))}
+        value={current?.preferred}
+        onChange={choose}
+      />
       {choiceCount > 2 && (
         <div className="flex flex-wrap items-center gap-1.5">
           <span className="text-xs text-zinc-500">over</span>
-          <div role="radiogroup" aria-label="Preferred over" className="flex flex-wrap gap-1.5">
-            {indexes.map((i) => (
-              <button
-                key={i}
-                type="button"
-                role="radio"
-                aria-checked={current?.over === i}
-                disabled={!current || current.preferred === i}
-                onClick={() => current && onChange({ preferred: current.preferred, over: i })}
-                className={`${OPTION_CLASS} ${optionTone(current?.over === i)}`}
-              >
-                Choice {i + 1}
-              </button>
-            ))}
-          </div>
+          <Segmented
+            variant="choices"
+            aria-label="Preferred over"
+            options={indexes.map((i) => ({ value: i, label: `Choice ${i + 1}`, disabled: !current || current.preferred === i }))}
+            value={current?.over}
+            onChange={(over) => current && onChange({ preferred: current.preferred, over })}
+          />
         </div>
       )}
       <p className="text-xs text-zinc-600" data-testid="preference-summary">

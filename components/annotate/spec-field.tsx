@@ -5,6 +5,7 @@ import type { QueueSpecDto } from "@/components/annotate/queries";
 import { PreferencePicker } from "@/components/annotate/preference-picker";
 import { Kbd } from "@/components/playground/kbd";
 import { INPUT_CLASS } from "@/components/ui/field";
+import { Segmented } from "@/components/ui/segmented";
 
 // One field of the annotation form, for one spec of the queue: choices (yes/no, a category) as
 // buttons numbered for the digit keys, a number, a text, a corrected reply, or the preferred one
@@ -23,6 +24,8 @@ export interface SpecFieldProps {
 }
 
 const choiceLabel = (choice: FieldValue) => (choice === true ? "Yes" : choice === false ? "No" : String(choice));
+/** A yes/no or category value (what choicesOf lists), as against a preference or nothing. */
+const isChoice = (value: FieldValue): value is string | boolean => typeof value === "string" || typeof value === "boolean";
 
 export const fieldDomId = (spec: QueueSpecDto) => `annotate-field-${spec.name}`;
 /** The typing control of a field (a number, text or reply), which Enter focuses. */
@@ -60,21 +63,22 @@ export function SpecField({ spec, value, error, active, choiceCount, onChange, o
       {spec.type === "preferred_choice" ? (
         <PreferencePicker labelId={`${id}-label`} errorId={errorId} value={value} choiceCount={choiceCount} onChange={onChange} />
       ) : choices ? (
-        <div role="radiogroup" aria-labelledby={`${id}-label`} aria-describedby={errorId} className="flex flex-wrap gap-1.5">
-          {choices.map((choice, i) => (
-            <button
-              key={String(choice)}
-              type="button"
-              role="radio"
-              aria-checked={value === choice}
-              onClick={() => onChange(value === choice ? undefined : choice)}
-              className={`inline-flex items-center gap-1.5 rounded-md border px-2.5 py-1.5 text-[13px] font-medium shadow-xs focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-brand-600 ${value === choice ? "border-brand-400 bg-brand-50 text-brand-800" : "border-zinc-300 bg-white text-zinc-800 hover:bg-zinc-50"}`}
-            >
-              {i < 9 && <Kbd>{i + 1}</Kbd>}
-              {choiceLabel(choice)}
-            </button>
-          ))}
-        </div>
+        <Segmented
+          variant="choices"
+          aria-labelledby={`${id}-label`}
+          aria-describedby={errorId}
+          options={choices.filter(isChoice).map((choice, i) => ({
+            value: choice,
+            label: (
+              <>
+                {i < 9 && <Kbd>{i + 1}</Kbd>}
+                {choiceLabel(choice)}
+              </>
+            ),
+          }))}
+          value={isChoice(value) ? value : undefined}
+          onChange={(choice) => onChange(value === choice ? undefined : choice)}
+        />
       ) : spec.type === "numeric" ? (
         <input
           id={inputDomId(spec)}

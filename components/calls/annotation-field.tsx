@@ -5,12 +5,18 @@ import { ANNOTATION_PREFIX, useMyFeedback, useSetOwnFeedback, type JudgedCall } 
 import type { AnnotationSpec } from "@/components/calls/queries";
 import { Button } from "@/components/ui/button";
 import { INPUT_CLASS } from "@/components/ui/field";
+import { Segmented } from "@/components/ui/segmented";
 import { errorMessage } from "@/lib/client/api-fetch";
 
 // One's own value for one annotation spec of the project on a call (one per person and spec):
 // an input for the spec's type — a number in its range, yes/no, one of its options, a text, a
 // corrected reply, or which answer of the call is preferred over which — saved as
 // `wandb.annotation.<name>` against the spec's current version.
+
+const YES_NO = [
+  { value: true, label: "Yes" },
+  { value: false, label: "No" },
+] as const;
 
 /** Takes one's value back. */
 function ClearButton({ blocked, onClear }: { blocked: boolean; onClear: () => void }) {
@@ -67,13 +73,13 @@ export function AnnotationField({ call, spec, answer, choiceCount }: { call: Jud
   if (spec.type === "boolean") {
     input = (
       <div className="flex items-center gap-1.5">
-        <div role="radiogroup" aria-labelledby={`${id}-label`} className="flex gap-1.5">
-          {[true, false].map((value) => (
-            <Button key={String(value)} variant="secondary" size="sm" role="radio" aria-checked={saved === value} disabled={blocked} onClick={() => save(value)} className={saved === value ? "border-brand-400 bg-brand-50 text-brand-800" : ""}>
-              {value ? "Yes" : "No"}
-            </Button>
-          ))}
-        </div>
+        <Segmented
+          variant="choices"
+          aria-labelledby={`${id}-label`}
+          options={YES_NO.map((option) => ({ ...option, disabled: blocked }))}
+          value={typeof saved === "boolean" ? saved : undefined}
+          onChange={save}
+        />
         {saved !== undefined && <ClearButton blocked={blocked} onClear={clear} />}
       </div>
     );
