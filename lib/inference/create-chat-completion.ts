@@ -1,41 +1,17 @@
 import { randomUUID } from "node:crypto";
 import { projectRefSchema } from "@/lib/auth/names";
-import type { Principal } from "@/lib/auth/principal";
 import { defaultProjectRef, resolveProject } from "@/lib/auth/projects";
 import { recordCall } from "@/lib/call-log/call-recorder";
 import { invalid } from "@/lib/contract/errors";
-import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { ChatCompletion } from "@/lib/inference/chat-response";
 import { completeOnEmbeddedEngine } from "@/lib/inference/embedded-completion";
-import { resolveModel, type ResolvedModel } from "@/lib/inference/resolve-model";
+import type { ChatCompletionContext, Completion } from "@/lib/inference/completion";
+import { resolveModel } from "@/lib/inference/resolve-model";
 import { completeOnUpstream } from "@/lib/inference/upstream-completion";
 
 // POST /v1/chat/completions: attribute the call to a project (Svc-Project, else the caller's
 // default), resolve the model, run it on the embedded engine or pass it to an upstream server,
 // and record the call (committed before the response ends on PostgreSQL: call-recorder.ts).
-
-export interface ChatCompletionContext {
-  principal: Principal;
-  request: ChatCompletionRequest;
-  /** The Svc-Project header: `team/project` to attribute usage to. */
-  projectRef?: string;
-  requestId: string;
-  signal: AbortSignal;
-}
-
-export type CallStatus = "success" | "error" | "cancelled";
-
-/** What an executor needs beyond the request: naming, and recording its outcome once. */
-export interface Completion {
-  ctx: ChatCompletionContext;
-  resolved: ResolvedModel;
-  id: string;
-  created: number;
-  /** Response headers that let a client refer to the recorded call. */
-  callHeaders: Record<string, string>;
-  /** Records the call; the response ends only after the promise settles (call-recorder.ts). */
-  record(outcome: { output?: unknown; promptTokens: number; completionTokens: number; status: CallStatus; error?: string }): Promise<void>;
-}
 
 export async function createChatCompletion(ctx: ChatCompletionContext): Promise<ChatCompletion | Response> {
   const { principal, request } = ctx;

@@ -2,7 +2,7 @@ import { badRequest } from "@/lib/contract/errors";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { ChatCompletion } from "@/lib/inference/chat-response";
 import { collectChoices } from "@/lib/inference/collect-choices";
-import type { Completion } from "@/lib/inference/create-chat-completion";
+import type { Completion } from "@/lib/inference/completion";
 import { admit, embeddedEngine } from "@/lib/inference/engine";
 import type { EmbeddedModel } from "@/lib/inference/resolve-model";
 import { streamChatCompletion } from "@/lib/inference/stream-chat-completion";

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/contract/errors";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
-import type { Completion } from "@/lib/inference/create-chat-completion";
+import type { Completion } from "@/lib/inference/completion";
 import { ChunkMerger, type StreamedChunk } from "@/lib/inference/merge-chunks";
 import type { UpstreamModel } from "@/lib/inference/resolve-model";
 

@@ -1,4 +1,4 @@
-import type { GradientStepMetrics } from "./rl/rl-step";
+import type { GradientStepMetrics } from "./gradient-step";
 
 /** Where a job's step generator (rlSteps, sftSteps) starts when a retried attempt resumes: after
  *  `step` gradient steps, with the saved state put in by restore() once the generator has done

@@ -9,9 +9,8 @@ import type { RlMicroBatch } from "../trajectories/micro-batches";
 import type { RlConfig } from "./experimental-config";
 import { policyLoss } from "./policy-loss";
 import { precalculateLogprobs } from "./precalculate-logprobs";
+import type { GradientStepMetrics } from "../gradient-step";
 import type { PreparedRlJob, RlJobStats } from "./prepare-rl-job";
-
-export type GradientStepMetrics = Record<string, number>;
 
 export interface RlStepOptions {
   model: LlamaModel;

@@ -13,7 +13,7 @@ import { compileChecker, type Scorer } from "../checkers/checker-config";
 import type { JobReport } from "../jobs/job-report";
 import type { ModelTrainingDefaults } from "../model-defaults";
 import type { ResumePoint } from "../resume-point";
-import type { GradientStepMetrics } from "../rl/rl-step";
+import type { GradientStepMetrics } from "../gradient-step";
 import { EarlyStopping } from "./early-stopping";
 import { guardRailWarnings, type Measurement } from "./guard-rails";
 import { planSft, sftConfigSchema, type SftPlan } from "./sft-config";

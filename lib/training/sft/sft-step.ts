@@ -8,7 +8,7 @@ import { trainStep } from "@/lib/engine/train/train-step";
 import { END_OF_TEXT, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
 import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
 import type { ResumePoint } from "../resume-point";
-import type { GradientStepMetrics } from "../rl/rl-step";
+import type { GradientStepMetrics } from "../gradient-step";
 import { shuffledIndices } from "./validation-split";
 
 export interface SftStepOptions {

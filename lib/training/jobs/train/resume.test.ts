@@ -6,7 +6,7 @@ import { LlamaModel } from "@/lib/engine/model/llama-model";
 import { Prng } from "@/lib/engine/prng";
 import { writeTinyModel } from "@/lib/engine/test-support/tiny-model";
 import { sampleChoices } from "@/lib/training/test-support/sample-choices";
-import type { GradientStepMetrics } from "@/lib/training/rl/rl-step";
+import type { GradientStepMetrics } from "@/lib/training/gradient-step";
 import { runTraining, type TrainingTask } from "./run-training";
 import type { SavedState } from "./state-saver";
 

@@ -5,7 +5,7 @@ import type { AdamW } from "@/lib/engine/model/adamw";
 import type { LlamaModel } from "@/lib/engine/model/llama-model";
 import { log } from "@/lib/log";
 import type { ResumePoint } from "@/lib/training/resume-point";
-import type { GradientStepMetrics } from "@/lib/training/rl/rl-step";
+import type { GradientStepMetrics } from "@/lib/training/gradient-step";
 import { readTrainingState, startIdentity, writeTrainingState } from "./training-state";
 
 export interface SaveSettings {

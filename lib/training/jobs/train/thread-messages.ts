@@ -1,4 +1,4 @@
-import type { GradientStepMetrics } from "@/lib/training/rl/rl-step";
+import type { GradientStepMetrics } from "@/lib/training/gradient-step";
 import type { JobReport } from "../job-report";
 import type { SavedState } from "./state-saver";
 

@@ -11,7 +11,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { AdamW } from "@/lib/engine/model/adamw";
-import type { GradientStepMetrics } from "@/lib/training/rl/rl-step";
+import type { GradientStepMetrics } from "@/lib/training/gradient-step";
 
 const MAGIC = "ANTS";
 
