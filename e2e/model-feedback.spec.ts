@@ -53,6 +53,11 @@ test("a model's page compares its checkpoints by the feedback on the calls each 
   await feedback(tuned[0], { feedback_type: "wandb.annotation.helpful", annotation_ref: specRef, payload: { value: 4 } });
   await feedback(tuned[1], { feedback_type: "wandb.annotation.helpful", annotation_ref: specRef, payload: { value: 5 } });
 
+  // The embedded database records calls behind the responses (within a second): read the page once
+  // they are in the call log, as a busy machine may take longer.
+  for (const call of [base, ...tuned]) {
+    await expect.poll(async () => (await request.get(`/v1/calls/${call}`, { headers: adminAuth })).status(), { timeout: 15_000 }).toBe(200);
+  }
   await signInAsAdmin(page);
   await page.goto(`/models/${model.id}`);
   const table = page.getByRole("table", { name: "Human feedback per checkpoint" });
