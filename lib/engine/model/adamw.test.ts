@@ -9,7 +9,7 @@ const config: LlamaConfig = { vocabSize: 1, dim: 2, nLayers: 0, nHeads: 1, nKvHe
 
 describe.each(kernelPaths.map((k) => [k.name, k] as const))("AdamW (%s kernels)", (_, kernels) => {
   it("matches a hand computation over two steps, decaying matrices but not gains", () => {
-    const params = new ParameterSet(config);
+    const params = ParameterSet.forModel(config);
     const matrix = params.value("output.weight");
     const gain = params.value("output_norm.weight");
     matrix[0] = 0.5;

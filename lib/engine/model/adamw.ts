@@ -28,6 +28,7 @@ export class AdamW {
   private readonly kernels: Kernels;
 
   constructor(params: ParameterSet, options: AdamWOptions = {}) {
+    if (params.frozen) throw new Error("AdamW needs trainable parameters, not a frozen set");
     this.params = params;
     this.beta1 = options.beta1 ?? 0.9;
     this.beta2 = options.beta2 ?? 0.95;

@@ -74,7 +74,7 @@ export class LlamaModel {
     validateConfig(config);
     this.config = config;
     this.kernels = options.kernels ?? defaultKernels();
-    this.params = new ParameterSet(config);
+    this.params = ParameterSet.forModel(config);
     if (options.weights) this.params.load(options.weights);
     else initWeights(this.params, config, options.seed ?? 1);
     this.rope = ropeTable(config.contextLength, headDim(config), config.ropeBase);
