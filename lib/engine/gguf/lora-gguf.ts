@@ -3,7 +3,7 @@
 // and B is [out][rank] (GGUF dims [rank, out]), stored as "<weight name>.lora_a" / ".lora_b".
 
 import type { LlamaConfig } from "../model/config";
-import { tensorShapes } from "../model/config";
+import { LORA_A, LORA_B, loraShapes } from "../model/lora";
 import { ggufDims } from "./llama-gguf";
 import { openGguf } from "./read-gguf";
 import { f32, numberValue, str, type GgufMetadata } from "./values";
@@ -31,19 +31,9 @@ export interface WriteLoraGgufOptions {
   metadata?: GgufMetadata;
 }
 
-const LORA_A = ".lora_a";
-const LORA_B = ".lora_b";
-
-function adapterShapes(config: LlamaConfig, weight: string, rank: number): { a: number[]; b: number[] } {
-  const shape = tensorShapes(config)[weight];
-  if (shape?.length !== 2) throw new Error(`LoRA: ${weight} is not a matrix of this model`);
-  const [out, inDim] = shape;
-  return { a: [rank, inDim], b: [out, rank] };
-}
-
 export function writeLoraGguf(path: string, options: WriteLoraGgufOptions): void {
   const tensors = Object.entries(options.adapters).flatMap(([weight, { a, b, rank }]) => {
-    const shapes = adapterShapes(options.config, weight, rank);
+    const shapes = loraShapes(options.config, weight, rank);
     return [
       { name: weight + LORA_A, dims: ggufDims(shapes.a), data: a },
       { name: weight + LORA_B, dims: ggufDims(shapes.b), data: b },
@@ -72,7 +62,7 @@ export function readLoraGguf(path: string, config: LlamaConfig): LoraGgufContent
       if (!t.name.endsWith(LORA_A)) continue;
       const weight = t.name.slice(0, -LORA_A.length);
       const rank = t.dims[1];
-      const shapes = adapterShapes(config, weight, rank);
+      const shapes = loraShapes(config, weight, rank);
       const bDims = file.tensors.find((x) => x.name === weight + LORA_B)?.dims;
       if (t.dims.join() !== ggufDims(shapes.a).join() || bDims?.join() !== ggufDims(shapes.b).join()) {
         throw new Error(`${path}: adapter of ${weight} has the wrong shape`);
