@@ -1,11 +1,16 @@
 // One llama transformer block, forward and backward:
 //   x ─ attn_norm ─ q,k,v ─ RoPE(q,k) ─ causal GQA attention ─ attn_output ─(+x)→ resMid
 //   resMid ─ ffn_norm ─ gate,up ─ silu(gate)·up ─ ffn_down ─(+resMid)→ out
+// Each of the seven projections may carry a LoRA adapter (layers/lora.ts) beside its weight; with
+// frozen weights (LoRA training) backward still carries ∂L/∂x through every layer but computes no
+// weight gradient.
 import type { AttentionShape, Kernels } from "../kernels";
 import type { BlockActivations, BlockScratch } from "./activations";
 import { headDim, type LlamaConfig } from "./config";
 import { linearBackward, linearForward } from "./layers/linear";
+import { dropoutStream, loraBackward, loraForward, type LoraDropout, type LoraPath } from "./layers/lora";
 import { ropeBackward, ropeForward, type RopeTable } from "./layers/rope";
+import type { LoraTarget } from "./lora";
 import type { ParameterSet } from "./parameters";
 
 /** One block's tensors (weights or their gradients), named after the GGUF tensors. */
@@ -29,62 +34,102 @@ export function blockTensors(params: ParameterSet, layer: number, of: "value" | 
   };
 }
 
+/** One block's parameters as a pass uses them. */
+export interface BlockParams {
+  layer: number;
+  w: BlockTensors;
+  /** Weight gradients; null when the weights are frozen: no dW is computed. */
+  g: BlockTensors | null;
+  /** LoRA adapters on this block's projections (none in full mode). */
+  lora: Partial<Record<LoraTarget, LoraPath>>;
+}
+
 /** What every block of one pass shares. */
 export interface BlockContext {
   kernels: Kernels;
   config: LlamaConfig;
   rope: RopeTable;
   attention: AttentionShape;
+  /** LoRA dropout of this pass (training steps only): probability and seed; null for none. */
+  dropout: { p: number; seed: number } | null;
 }
 
-// out[M,D] = block(x[M,D]); saves what backward needs in a.
-export function blockForward(ctx: BlockContext, w: BlockTensors, a: BlockActivations, x: Float32Array, out: Float32Array): void {
+type Projection = "q" | "k" | "v" | "output" | "gate" | "up" | "down";
+const TARGET: Record<Projection, LoraTarget> = {
+  q: "attn_q", k: "attn_k", v: "attn_v", output: "attn_output", gate: "ffn_gate", up: "ffn_up", down: "ffn_down",
+};
+
+// The dropout of one adapter in this pass: forward and backward draw the same stream.
+function loraDropout(ctx: BlockContext, layer: number, target: LoraTarget, d: BlockScratch): LoraDropout | null {
+  if (!ctx.dropout) return null;
+  return { p: ctx.dropout.p, prng: dropoutStream(ctx.dropout.seed, layer, target), mask: d.dropMask, dropped: d.dropped };
+}
+
+// out[M,D] = block(x[M,D]); saves what backward needs in a (d: scratch for LoRA dropout).
+export function blockForward(ctx: BlockContext, p: BlockParams, a: BlockActivations, x: Float32Array, out: Float32Array, d: BlockScratch): void {
   const { kernels: k, config: c, rope, attention: s } = ctx;
   const M = s.batch * s.seqLen;
   const [D, F, dh] = [c.dim, c.ffnDim, headDim(c)];
   const kvD = c.nKvHeads * dh;
+  const w = p.w;
+  // y (=, or += when accumulate) x·Wᵀ, plus the adapter's s·drop(x)·Aᵀ·Bᵀ where W has one.
+  const project = (proj: Projection, y: Float32Array, input: Float32Array, inDim: number, outDim: number, accumulate = false) => {
+    linearForward(k, y, input, w[proj], M, inDim, outDim, accumulate);
+    const target = TARGET[proj];
+    const adapter = p.lora[target];
+    if (adapter) loraForward(k, y, a.loraU[target]!, input, adapter, M, loraDropout(ctx, p.layer, target, d));
+  };
 
   k.rmsnormForward(a.xn1, a.rstd1, x, w.attnNorm, M, D, c.normEps);
-  linearForward(k, a.q, a.xn1, w.q, M, D, D);
-  linearForward(k, a.k, a.xn1, w.k, M, D, kvD);
-  linearForward(k, a.v, a.xn1, w.v, M, D, kvD);
+  project("q", a.q, a.xn1, D, D);
+  project("k", a.k, a.xn1, D, kvD);
+  project("v", a.v, a.xn1, D, kvD);
   ropeForward(a.q, rope, s.batch, s.seqLen, c.nHeads, dh);
   ropeForward(a.k, rope, s.batch, s.seqLen, c.nKvHeads, dh);
   k.attentionForward(a.att, a.lse, a.q, a.k, a.v, s);
   a.resMid.set(x.subarray(0, M * D));
-  linearForward(k, a.resMid, a.att, w.output, M, D, D, true); // resMid = x + att·Woᵀ
+  project("output", a.resMid, a.att, D, D, true); // resMid = x + att·Woᵀ
 
   k.rmsnormForward(a.xn2, a.rstd2, a.resMid, w.ffnNorm, M, D, c.normEps);
-  linearForward(k, a.gate, a.xn2, w.gate, M, D, F);
-  linearForward(k, a.up, a.xn2, w.up, M, D, F);
+  project("gate", a.gate, a.xn2, D, F);
+  project("up", a.up, a.xn2, D, F);
   k.swigluForward(a.h, a.gate, a.up, M * F);
   out.set(a.resMid.subarray(0, M * D));
-  linearForward(k, out, a.h, w.down, M, F, D, true); // out = resMid + h·Wdownᵀ
+  project("down", out, a.h, F, D, true); // out = resMid + h·Wdownᵀ
 }
 
 // dres[M,D]: ∂L/∂out on entry, ∂L/∂x on return (the residual passes it through, the sublayers add
-// to it). Weight gradients accumulate into g.
+// to it). Weight gradients (unless frozen) and adapter gradients accumulate into p.
 export function blockBackward(
-  ctx: BlockContext, w: BlockTensors, g: BlockTensors, a: BlockActivations, x: Float32Array,
-  dres: Float32Array, d: BlockScratch,
+  ctx: BlockContext, p: BlockParams, a: BlockActivations, x: Float32Array, dres: Float32Array, d: BlockScratch,
 ): void {
   const { kernels: k, config: c, rope, attention: s } = ctx;
   const M = s.batch * s.seqLen;
   const [D, F, dh] = [c.dim, c.ffnDim, headDim(c)];
   const kvD = c.nKvHeads * dh;
+  const { w, g } = p;
+  // dx (=, or += when accumulate) ∂L/∂input through the projection and its adapter, from dy.
+  const projectBack = (proj: Projection, dx: Float32Array, dy: Float32Array, input: Float32Array, inDim: number, outDim: number, accumulate: boolean) => {
+    linearBackward(k, dx, g ? g[proj] : null, dy, input, w[proj], M, inDim, outDim, accumulate);
+    const target = TARGET[proj];
+    const adapter = p.lora[target];
+    if (adapter) loraBackward(k, dx, d.loraDu, dy, a.loraU[target]!, input, adapter, M, loraDropout(ctx, p.layer, target, d));
+  };
+  // A frozen gain's gradient is computed by the kernel (a D-length sum, negligible) and dropped.
+  const gainGrad = (name: "attnNorm" | "ffnNorm") => (g ? g[name] : d.frozenGain.fill(0));
 
-  linearBackward(k, d.dh, g.down, dres, a.h, w.down, M, F, D, false);
+  projectBack("down", d.dh, dres, a.h, F, D, false);
   k.swigluBackward(d.dgate, d.dup, d.dh, a.gate, a.up, M * F);
-  linearBackward(k, d.dxn, g.gate, d.dgate, a.xn2, w.gate, M, D, F, false);
-  linearBackward(k, d.dxn, g.up, d.dup, a.xn2, w.up, M, D, F, true);
-  k.rmsnormBackward(dres, g.ffnNorm, d.dxn, a.resMid, w.ffnNorm, a.rstd2, M, D); // dres is now ∂L/∂resMid
+  projectBack("gate", d.dxn, d.dgate, a.xn2, D, F, false);
+  projectBack("up", d.dxn, d.dup, a.xn2, D, F, true);
+  k.rmsnormBackward(dres, gainGrad("ffnNorm"), d.dxn, a.resMid, w.ffnNorm, a.rstd2, M, D); // dres is now ∂L/∂resMid
 
-  linearBackward(k, d.datt, g.output, dres, a.att, w.output, M, D, D, false);
+  projectBack("output", d.datt, dres, a.att, D, D, false);
   k.attentionBackward(d.dq, d.dk, d.dv, d.datt, a.q, a.k, a.v, a.att, a.lse, s);
   ropeBackward(d.dq, rope, s.batch, s.seqLen, c.nHeads, dh);
   ropeBackward(d.dk, rope, s.batch, s.seqLen, c.nKvHeads, dh);
-  linearBackward(k, d.dxn, g.q, d.dq, a.xn1, w.q, M, D, D, false);
-  linearBackward(k, d.dxn, g.k, d.dk, a.xn1, w.k, M, D, kvD, true);
-  linearBackward(k, d.dxn, g.v, d.dv, a.xn1, w.v, M, D, kvD, true);
-  k.rmsnormBackward(dres, g.attnNorm, d.dxn, x, w.attnNorm, a.rstd1, M, D); // dres is now ∂L/∂x
+  projectBack("q", d.dxn, d.dq, a.xn1, D, D, false);
+  projectBack("k", d.dxn, d.dk, a.xn1, D, kvD, true);
+  projectBack("v", d.dxn, d.dv, a.xn1, D, kvD, true);
+  k.rmsnormBackward(dres, gainGrad("attnNorm"), d.dxn, x, w.attnNorm, a.rstd1, M, D); // dres is now ∂L/∂x
 }

@@ -2,46 +2,15 @@ import { describe, expect, it } from "vitest";
 import { kernelPaths, nativeKernels } from "../kernels/testing";
 import { tsKernels } from "../kernels/ts";
 import { Prng } from "../prng";
+import { GRADCHECK_BATCH, GRADCHECK_CONFIG, referenceObjective, roughModel } from "../test-support/gradcheck-model";
 import type { LlamaConfig } from "./config";
-import { dot, gradientError } from "./gradcheck";
+import { gradientError } from "./gradcheck";
 import { LlamaModel } from "./llama-model";
 import { randomNormal } from "./random-tensor";
 import { logSoftmax64, referenceForward } from "./reference";
 
-// Grouped-query attention (2 query heads share 1 kv head), head dim 4, two layers.
-const tiny: LlamaConfig = {
-  vocabSize: 11, dim: 8, nLayers: 2, nHeads: 2, nKvHeads: 1, ffnDim: 12, contextLength: 8, ropeBase: 10000, normEps: 1e-5,
-};
-const [B, T] = [2, 5];
-const tokens = Int32Array.from([1, 7, 3, 3, 10, 0, 2, 9, 4, 6]);
-const targets = Int32Array.from([7, 3, 3, 10, -1, 2, 9, 4, 6, 5]);
-
-// Init weights are ~0.02, which leaves the network almost linear; scale them up so softmax,
-// SwiGLU and the norms are exercised in their curved regions.
-function roughModel(kernels: (typeof kernelPaths)[number]): LlamaModel {
-  const model = new LlamaModel(tiny, { seed: 3, kernels });
-  const prng = new Prng(4);
-  for (const slot of model.params.slots) {
-    const w = model.params.value(slot.name);
-    for (let i = 0; i < w.length; i++) w[i] = slot.shape.length === 1 ? 1 + 0.3 * prng.normal() : 0.5 * prng.normal();
-  }
-  return model;
-}
-
-// Σ_t a_t·log π_t + b_t·H_t over the batch, in float64 from the reference forward.
-function referenceObjective(w: Record<string, Float64Array>, a: Float32Array, b: Float32Array): number {
-  let total = 0;
-  for (let s = 0; s < B; s++) {
-    const logp = logSoftmax64(referenceForward(tiny, w, tokens.subarray(s * T, (s + 1) * T)), tiny.vocabSize);
-    for (let t = 0; t < T; t++) {
-      const m = s * T + t;
-      const row = logp.subarray(t * tiny.vocabSize, (t + 1) * tiny.vocabSize);
-      if (targets[m] >= 0) total += a[m] * row[targets[m]];
-      total -= b[m] * dot(row.map(Math.exp), row);
-    }
-  }
-  return total;
-}
+const tiny = GRADCHECK_CONFIG;
+const { tokens, targets, batchSize: B, seqLen: T } = GRADCHECK_BATCH;
 
 describe.each(kernelPaths.map((k) => [k.name, k] as const))("LlamaModel (%s kernels)", (_, kernels) => {
   it("computes the float64 reference's logits, log-probs and entropies", () => {

@@ -1,22 +1,33 @@
 // The float32 llama model that Anneal trains: token embedding → nLayers blocks → output_norm →
 // output head → per-token log π(target) and entropy. Forward keeps every activation; backward
 // takes the gradient of any per-token objective w.r.t. those log-probs (and entropies) and
-// accumulates weight gradients into params.grads. Shapes: B sequences of T tokens, M = B·T rows.
+// accumulates gradients into params.grads. Shapes: B sequences of T tokens, M = B·T rows.
+//
+// Two modes. Full: params holds every weight and all of them train. LoRA (options.lora): the
+// weights sit in a frozen set (base, no gradient buffer) and params holds only the adapters, so the
+// optimizer, clipping, zeroing and saved states act on adapters alone; backward flows through the
+// frozen layers (embedding, norms, head included) without computing their weight gradients.
 //
 // Usage (SFT; RL is the same with its own dLogprobs):
-//   const model = new LlamaModel(config, { seed: 1 });
-//   const { logprobs } = model.forward({ tokens, targets, batchSize: B, seqLen: T });
+//   const model = new LlamaModel(config, { seed: 1 });      // or { weights, lora: { config, seed } }
+//   const { logprobs } = model.forward({ tokens, targets, batchSize: B, seqLen: T }, { dropoutSeed });
 //   const loss = tokenCrossEntropy(logprobs, mask, dLogprobs);
 //   model.params.zeroGrads(); model.backward(dLogprobs);
 //   clipGradNorm(model.params.grads, 1); optimizer.step(lr);
 import { defaultKernels, type Kernels } from "../kernels";
+import type { LoraAdapter } from "../gguf/lora-gguf";
 import { Activations } from "./activations";
-import { blockBackward, blockForward, blockTensors, type BlockContext, type BlockTensors } from "./block";
+import { blockBackward, blockForward, blockTensors, type BlockContext, type BlockParams } from "./block";
 import { headDim, type LlamaConfig, type LlamaWeights } from "./config";
 import { initWeights } from "./init-weights";
 import { embeddingBackward, embeddingForward } from "./layers/embedding";
 import { linearBackward, linearForward } from "./layers/linear";
+import type { LoraPath } from "./layers/lora";
 import { ropeTable, type RopeTable } from "./layers/rope";
+import {
+  initLoraAdapters, LORA_A, LORA_B, loadLoraAdapters, loraAdapterViews, loraScale, loraShapes, loraSites, loraTensorShapes,
+  validateLoraConfig, type LoraConfig,
+} from "./lora";
 import { ParameterSet } from "./parameters";
 
 /**
@@ -48,6 +59,26 @@ export interface LlamaModelOptions {
   weights?: LlamaWeights;
   /** Kernel implementation; defaults to the process-wide choice (native if built, else TypeScript). */
   kernels?: Kernels;
+  /** Train LoRA adapters on frozen weights instead of the weights themselves. */
+  lora?: LlamaModelLora;
+}
+
+export interface LlamaModelLora {
+  config: LoraConfig;
+  /** Initialises the adapters (A as PEFT does, B = 0: step 0 is the base) unless adapters are given. */
+  seed: number;
+  /** Start from these adapters (a checkpoint's, e.g. readLoraGguf's), keyed by base weight. */
+  adapters?: Record<string, LoraAdapter>;
+}
+
+export interface ForwardOptions {
+  /**
+   * Training steps only: drop the LoRA adapters' inputs with the config's dropout, the masks drawn
+   * from this seed (and the layer and projection), so a step repeated with its seed — a resumed
+   * job's — is bit-identical (see dropoutSeedFor). Without it (evaluation, generation, log-probs
+   * of a policy) there is no dropout. Full mode has none either way.
+   */
+  dropoutSeed?: number;
 }
 
 export function validateConfig(c: LlamaConfig): void {
@@ -61,11 +92,15 @@ export function validateConfig(c: LlamaConfig): void {
 
 export class LlamaModel {
   readonly config: LlamaConfig;
+  /** What training updates: every weight (full mode) or the LoRA adapters. */
   readonly params: ParameterSet;
+  /** The llama weights forward reads: params itself in full mode, a frozen set in LoRA mode. */
+  readonly base: ParameterSet;
+  /** The adapters' settings; null in full mode. */
+  readonly lora: LoraConfig | null;
   readonly kernels: Kernels;
   private readonly rope: RopeTable;
-  private readonly weights: BlockTensors[];
-  private readonly gradients: BlockTensors[];
+  private readonly blocks: BlockParams[];
   private activations: Activations | null = null;
   /** The forward pass backward will differentiate; cleared by backward (it consumes the logits). */
   private pending: { batch: TokenBatch; ctx: BlockContext } | null = null;
@@ -74,30 +109,50 @@ export class LlamaModel {
     validateConfig(config);
     this.config = config;
     this.kernels = options.kernels ?? defaultKernels();
-    this.params = ParameterSet.forModel(config);
-    if (options.weights) this.params.load(options.weights);
-    else initWeights(this.params, config, options.seed ?? 1);
+    const lora = options.lora ?? null;
+    if (lora) validateLoraConfig(lora.config);
+    this.lora = lora ? { ...lora.config, targets: [...lora.config.targets] } : null;
+    this.base = ParameterSet.forModel(config, { frozen: lora !== null });
+    if (options.weights) this.base.load(options.weights);
+    else initWeights(this.base, config, options.seed ?? 1);
+    this.params = lora ? new ParameterSet(loraTensorShapes(config, lora.config)) : this.base;
+    if (lora?.adapters) loadLoraAdapters(this.params, config, lora.config, lora.adapters);
+    else if (lora) initLoraAdapters(this.params, config, lora.config, lora.seed);
     this.rope = ropeTable(config.contextLength, headDim(config), config.ropeBase);
-    this.weights = Array.from({ length: config.nLayers }, (_, l) => blockTensors(this.params, l, "value"));
-    this.gradients = Array.from({ length: config.nLayers }, (_, l) => blockTensors(this.params, l, "grad"));
+    this.blocks = Array.from({ length: config.nLayers }, (_, layer) => ({
+      layer,
+      w: blockTensors(this.base, layer, "value"),
+      g: lora ? null : blockTensors(this.params, layer, "grad"),
+      lora: {},
+    }));
+    if (lora) for (const { layer, target, weight } of loraSites(config, lora.config)) this.blocks[layer].lora[target] = this.loraPath(weight);
   }
 
-  forward(batch: TokenBatch): ForwardResult {
+  /** The adapters as views into params (no copy), keyed by base weight: what writeLoraGguf takes
+   *  (with alpha = model.lora.alpha). LoRA mode only. */
+  adapters(): Record<string, LoraAdapter> {
+    if (!this.lora) throw new Error("a full-weight model has no LoRA adapters");
+    return loraAdapterViews(this.params, this.config, this.lora);
+  }
+
+  forward(batch: TokenBatch, options: ForwardOptions = {}): ForwardResult {
     this.checkBatch(batch);
     const c = this.config;
     const { batchSize: B, seqLen: T, tokens, targets } = batch;
     const M = B * T;
-    if (!this.activations || this.activations.rows < M) this.activations = new Activations(c, M);
+    if (!this.activations || this.activations.rows < M) this.activations = new Activations(c, M, this.lora);
     const a = this.activations;
+    const dropout = this.lora && this.lora.dropout > 0 && options.dropoutSeed !== undefined ? { p: this.lora.dropout, seed: options.dropoutSeed } : null;
     const ctx: BlockContext = {
       kernels: this.kernels, config: c, rope: this.rope,
       attention: { batch: B, seqLen: T, nHeads: c.nHeads, nKvHeads: c.nKvHeads, headDim: headDim(c) },
+      dropout,
     };
 
-    embeddingForward(a.residual[0], this.params.value("token_embd.weight"), tokens, M, c.dim);
-    for (let l = 0; l < c.nLayers; l++) blockForward(ctx, this.weights[l], a.blocks[l], a.residual[l], a.residual[l + 1]);
-    this.kernels.rmsnormForward(a.xnFinal, a.rstdFinal, a.residual[c.nLayers], this.params.value("output_norm.weight"), M, c.dim, c.normEps);
-    linearForward(this.kernels, a.logits, a.xnFinal, this.params.value("output.weight"), M, c.dim, c.vocabSize);
+    embeddingForward(a.residual[0], this.base.value("token_embd.weight"), tokens, M, c.dim);
+    for (let l = 0; l < c.nLayers; l++) blockForward(ctx, this.blocks[l], a.blocks[l], a.residual[l], a.residual[l + 1], a.scratch);
+    this.kernels.rmsnormForward(a.xnFinal, a.rstdFinal, a.residual[c.nLayers], this.base.value("output_norm.weight"), M, c.dim, c.normEps);
+    linearForward(this.kernels, a.logits, a.xnFinal, this.base.value("output.weight"), M, c.dim, c.vocabSize);
     this.kernels.tokenLogprobsForward(a.logprobs, a.entropies, a.logitsLse, a.logits, targets, M, c.vocabSize);
 
     this.pending = { batch, ctx };
@@ -109,7 +164,7 @@ export class LlamaModel {
   }
 
   /**
-   * Accumulates ∂L/∂weights into params.grads (call params.zeroGrads() first for a fresh step;
+   * Accumulates ∂L/∂params into params.grads (call params.zeroGrads() first for a fresh step;
    * skip it to accumulate micro-batches). dLogprobs[M] = ∂L/∂log π(target) per position (zero for
    * untrained ones); dEntropies[M], if given, = ∂L/∂entropy (for an entropy bonus). Runs once per
    * forward: it turns the logits into their gradient in place.
@@ -126,12 +181,27 @@ export class LlamaModel {
 
     this.kernels.tokenLogprobsBackward(a.logits, a.logitsLse, a.entropies, batch.targets, dLogprobs, dEntropies, M, c.vocabSize);
     const dxn = a.scratch.dxn;
-    linearBackward(this.kernels, dxn, this.params.grad("output.weight"), a.logits, a.xnFinal, this.params.value("output.weight"), M, c.dim, c.vocabSize, false);
+    const base = this.base;
+    // A frozen base (LoRA) has no gradients: the head's dW is skipped, the final norm's gain
+    // gradient goes to scratch, and the embedding (nothing below it) has no backward at all.
+    const grad = (name: string) => (base.frozen ? null : base.grad(name));
+    linearBackward(this.kernels, dxn, grad("output.weight"), a.logits, a.xnFinal, base.value("output.weight"), M, c.dim, c.vocabSize, false);
     a.dResidual.fill(0, 0, M * c.dim);
-    this.kernels.rmsnormBackward(a.dResidual, this.params.grad("output_norm.weight"), dxn, a.residual[c.nLayers], this.params.value("output_norm.weight"), a.rstdFinal, M, c.dim);
-    for (let l = c.nLayers - 1; l >= 0; l--)
-      blockBackward(ctx, this.weights[l], this.gradients[l], a.blocks[l], a.residual[l], a.dResidual, a.scratch);
-    embeddingBackward(this.params.grad("token_embd.weight"), a.dResidual, batch.tokens, M, c.dim);
+    const normGrad = grad("output_norm.weight") ?? a.scratch.frozenGain.fill(0);
+    this.kernels.rmsnormBackward(a.dResidual, normGrad, dxn, a.residual[c.nLayers], base.value("output_norm.weight"), a.rstdFinal, M, c.dim);
+    for (let l = c.nLayers - 1; l >= 0; l--) blockBackward(ctx, this.blocks[l], a.blocks[l], a.residual[l], a.dResidual, a.scratch);
+    const embeddingGrad = grad("token_embd.weight");
+    if (embeddingGrad) embeddingBackward(embeddingGrad, a.dResidual, batch.tokens, M, c.dim);
+  }
+
+  private loraPath(weight: string): LoraPath {
+    const lora = this.lora!;
+    const shapes = loraShapes(this.config, weight, lora.rank);
+    const p = this.params;
+    return {
+      a: p.value(weight + LORA_A), b: p.value(weight + LORA_B), da: p.grad(weight + LORA_A), db: p.grad(weight + LORA_B),
+      rank: lora.rank, inDim: shapes.a[1], outDim: shapes.b[0], scale: loraScale(lora),
+    };
   }
 
   private checkBatch({ tokens, targets, batchSize: B, seqLen: T }: TokenBatch): void {

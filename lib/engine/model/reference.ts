@@ -97,21 +97,44 @@ export function logSoftmax64(logits: Vec, V: number): Float64Array {
 
 const add = (a: Float64Array, b: Float64Array) => a.map((x, i) => x + b[i]);
 
-/** Logits [T,V] of one sequence, positions 0..T−1. */
-export function referenceForward(c: LlamaConfig, w: Record<string, Vec>, tokens: ArrayLike<number>): Float64Array {
+/** A LoRA adapter on one projection: y += scale·((x⊙mask)·Aᵀ)·Bᵀ; A [rank,in], B [out,rank];
+ *  mask [T,in] (dropout, already holding 1/(1−p) where it keeps) or none. */
+export interface ReferenceLora {
+  a: Vec;
+  b: Vec;
+  rank: number;
+  scale: number;
+  mask?: Vec;
+}
+
+/** [T,out]: x·Wᵀ, plus the adapter's update when it has one. */
+export function loraLinear64(x: Vec, W: Vec, inDim: number, outDim: number, lora?: ReferenceLora): Float64Array {
+  const y = linear64(x, W, inDim, outDim);
+  if (!lora) return y;
+  const xd = lora.mask ? Float64Array.from(x, (v, i) => v * lora.mask![i]) : x;
+  const update = linear64(linear64(xd, lora.a, inDim, lora.rank), lora.b, lora.rank, outDim);
+  return y.map((v, i) => v + lora.scale * update[i]);
+}
+
+/** Logits [T,V] of one sequence, positions 0..T−1; `lora`: adapters keyed by base weight name. */
+export function referenceForward(
+  c: LlamaConfig, w: Record<string, Vec>, tokens: ArrayLike<number>, lora: Record<string, ReferenceLora> = {},
+): Float64Array {
   const dh = headDim(c);
   const kvDim = c.nKvHeads * dh;
   let x = embedding64(w["token_embd.weight"], tokens, c.dim);
   for (let l = 0; l < c.nLayers; l++) {
     const p = (name: string) => w[`blk.${l}.${name}.weight`];
+    const proj = (input: Vec, name: string, inDim: number, outDim: number) =>
+      loraLinear64(input, p(name), inDim, outDim, lora[`blk.${l}.${name}.weight`]);
     const xn = rmsnorm64(x, p("attn_norm"), c.dim, c.normEps);
-    const q = rope64(linear64(xn, p("attn_q"), c.dim, c.dim), c.nHeads, dh, c.ropeBase);
-    const k = rope64(linear64(xn, p("attn_k"), c.dim, kvDim), c.nKvHeads, dh, c.ropeBase);
-    const v = linear64(xn, p("attn_v"), c.dim, kvDim);
-    x = add(x, linear64(attention64(q, k, v, c.nHeads, c.nKvHeads, dh), p("attn_output"), c.dim, c.dim));
+    const q = rope64(proj(xn, "attn_q", c.dim, c.dim), c.nHeads, dh, c.ropeBase);
+    const k = rope64(proj(xn, "attn_k", c.dim, kvDim), c.nKvHeads, dh, c.ropeBase);
+    const v = proj(xn, "attn_v", c.dim, kvDim);
+    x = add(x, proj(attention64(q, k, v, c.nHeads, c.nKvHeads, dh), "attn_output", c.dim, c.dim));
     const xn2 = rmsnorm64(x, p("ffn_norm"), c.dim, c.normEps);
-    const act = swiglu64(linear64(xn2, p("ffn_gate"), c.dim, c.ffnDim), linear64(xn2, p("ffn_up"), c.dim, c.ffnDim));
-    x = add(x, linear64(act, p("ffn_down"), c.ffnDim, c.dim));
+    const act = swiglu64(proj(xn2, "ffn_gate", c.dim, c.ffnDim), proj(xn2, "ffn_up", c.dim, c.ffnDim));
+    x = add(x, proj(act, "ffn_down", c.ffnDim, c.dim));
   }
   return linear64(rmsnorm64(x, w["output_norm.weight"], c.dim, c.normEps), w["output.weight"], c.dim, c.vocabSize);
 }

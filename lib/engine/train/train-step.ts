@@ -1,5 +1,6 @@
 // One supervised step on a batch with per-token loss weights: forward, weighted cross-entropy,
 // backward, global-norm clipping, AdamW. A step whose gradient is not finite is skipped (no update).
+// It trains whatever model.params holds: every weight, or a LoRA model's adapters.
 
 import type { AdamW } from "../model/adamw";
 import { clipGradNorm } from "../model/clip-grad-norm";
@@ -17,9 +18,13 @@ export interface StepResult {
   updated: boolean;
 }
 
-export function trainStep(model: LlamaModel, optimizer: AdamW, batch: WeightedBatch, lr: number, maxGradNorm = 1): StepResult {
+/** dropoutSeed: this step's LoRA dropout masks (see ForwardOptions; e.g. dropoutSeedFor(jobSeed,
+ *  step)); without it, no dropout. */
+export function trainStep(
+  model: LlamaModel, optimizer: AdamW, batch: WeightedBatch, lr: number, maxGradNorm = 1, dropoutSeed?: number,
+): StepResult {
   const dLogprobs = new Float32Array(batch.batchSize * batch.seqLen);
-  const loss = tokenCrossEntropy(model.forward(batch).logprobs, batch.weights, dLogprobs);
+  const loss = tokenCrossEntropy(model.forward(batch, { dropoutSeed }).logprobs, batch.weights, dLogprobs);
   model.params.zeroGrads();
   model.backward(dLogprobs);
   const gradNorm = clipGradNorm(model.params.grads, maxGradNorm);

@@ -9,10 +9,11 @@ export function linearForward(
 }
 
 // dx[M,in] = dy·W (or += when accumulateDx, for inputs feeding several layers); dW[out,in] += dyᵀ·x.
+// dW null: W is frozen (a LoRA base), so its gradient, a third of the backward's work, is skipped.
 export function linearBackward(
-  k: Kernels, dx: Float32Array, dW: Float32Array, dy: Float32Array, x: Float32Array, W: Float32Array,
+  k: Kernels, dx: Float32Array, dW: Float32Array | null, dy: Float32Array, x: Float32Array, W: Float32Array,
   M: number, inDim: number, outDim: number, accumulateDx: boolean,
 ): void {
   k.matmulAB(dx, dy, W, M, outDim, inDim, accumulateDx);
-  k.matmulAtB(dW, dy, x, M, outDim, inDim, true);
+  if (dW) k.matmulAtB(dW, dy, x, M, outDim, inDim, true);
 }

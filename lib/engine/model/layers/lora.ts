@@ -1,0 +1,102 @@
+// The adapter path of a LoRA projection (see ../lora.ts), forward and backward. The frozen base
+// path beside it is the linear layer with its weight gradient skipped (linear.ts, dW = null).
+//   forward:  xd = drop(x) [M,in];  u = s·xd·Aᵀ [M,rank] (kept);  y += u·Bᵀ
+//   backward: dB += dyᵀ·u  (= s·dyᵀ·(xd·Aᵀ));  du = s·dy·B [M,rank];  dA += duᵀ·xd;
+//             dx += mask⊙(du·A)   (the mask holds 1/(1−p) where it keeps)
+// Dropout is torch's inverted dropout: an input is zeroed with probability p, the rest scaled by
+// 1/(1−p). The mask is not kept: backward draws it again from an equal Prng stream, which costs a
+// pass of the generator over [M,in] but keeps an adapter's saved activations at u, [M,rank] — saving
+// the mask (or xd) would hold another [M,in] per adapter from forward to backward.
+import type { Kernels } from "../../kernels";
+import { Prng } from "../../prng";
+import { LORA_TARGETS, type LoraTarget } from "../lora";
+
+/** One adapted projection W[out,in]: its adapter, the adapter's gradients, and the scale s. */
+export interface LoraPath {
+  a: Float32Array; // [rank,in]
+  b: Float32Array; // [out,rank]
+  da: Float32Array; // [rank,in]
+  db: Float32Array; // [out,rank]
+  rank: number;
+  inDim: number;
+  outDim: number;
+  /** s = alpha/rank */
+  scale: number;
+}
+
+/** One pass's dropout on one adapter's input. */
+export interface LoraDropout {
+  p: number;
+  /** A fresh stream for this adapter in this pass; backward must get one equal to forward's. */
+  prng: Prng;
+  /** Scratch of at least M·in floats each. */
+  mask: Float32Array;
+  dropped: Float32Array;
+}
+
+/** Keys the dropout streams apart from every other use of a seed (e.g. the adapters' init). */
+const DROPOUT_STREAM = 0x64726f70;
+
+/** The generator of one adapter's dropout mask in the pass with this seed. */
+export const dropoutStream = (seed: number, layer: number, target: LoraTarget): Prng =>
+  new Prng(seed, DROPOUT_STREAM, layer, LORA_TARGETS.indexOf(target));
+
+// mask[n] = 0 with probability p, else 1/(1−p). Each 32-bit draw decides two entries, 16 bits
+// each (drawing is most of the cost), so p is applied in steps of 2⁻¹⁶ and the kept entries are
+// scaled by the exact inverse of the rounded keep rate.
+export function dropoutMask(mask: Float32Array, n: number, p: number, prng: Prng): void {
+  const threshold = Math.round(p * 65536);
+  const keep = 65536 / (65536 - threshold);
+  for (let i = 0; i < n; i += 2) {
+    const r = prng.uint32();
+    mask[i] = (r & 0xffff) < threshold ? 0 : keep;
+    if (i + 1 < n) mask[i + 1] = r >>> 16 < threshold ? 0 : keep;
+  }
+}
+
+// out[n] = x⊙mask
+function masked(out: Float32Array, x: Float32Array, mask: Float32Array, n: number): Float32Array {
+  for (let i = 0; i < n; i++) out[i] = x[i] * mask[i];
+  return out;
+}
+
+function scale(x: Float32Array, n: number, s: number): void {
+  for (let i = 0; i < n; i++) x[i] *= s;
+}
+
+// y[M,out] += s·(drop(x)·Aᵀ)·Bᵀ for x[M,in]; keeps u[M,rank] = s·drop(x)·Aᵀ for backward.
+export function loraForward(
+  k: Kernels, y: Float32Array, u: Float32Array, x: Float32Array, p: LoraPath, M: number, drop: LoraDropout | null,
+): void {
+  const n = M * p.inDim;
+  let xd = x;
+  if (drop) {
+    dropoutMask(drop.mask, n, drop.p, drop.prng);
+    xd = masked(drop.dropped, x, drop.mask, n);
+  }
+  k.matmulABt(u, xd, p.a, M, p.inDim, p.rank, false);
+  scale(u, M * p.rank, p.scale);
+  k.matmulABt(y, u, p.b, M, p.rank, p.outDim, true);
+}
+
+// From dy[M,out]: dA, dB += their gradients, dx[M,in] += the adapter path's share of ∂L/∂x.
+// x, u and drop's stream as in forward; du is [M,rank] scratch.
+export function loraBackward(
+  k: Kernels, dx: Float32Array, du: Float32Array, dy: Float32Array, u: Float32Array, x: Float32Array, p: LoraPath,
+  M: number, drop: LoraDropout | null,
+): void {
+  const n = M * p.inDim;
+  k.matmulAtB(p.db, dy, u, M, p.outDim, p.rank, true);
+  k.matmulAB(du, dy, p.b, M, p.outDim, p.rank, false);
+  scale(du, M * p.rank, p.scale);
+  if (!drop) {
+    k.matmulAtB(p.da, du, x, M, p.rank, p.inDim, true);
+    k.matmulAB(dx, du, p.a, M, p.rank, p.inDim, true);
+    return;
+  }
+  dropoutMask(drop.mask, n, drop.p, drop.prng);
+  k.matmulAtB(p.da, du, masked(drop.dropped, x, drop.mask, n), M, p.rank, p.inDim, true);
+  const dxd = drop.dropped; // xd is spent: reuse its buffer for ∂L/∂drop(x)
+  k.matmulAB(dxd, du, p.a, M, p.rank, p.inDim, false);
+  for (let i = 0; i < n; i++) dx[i] += dxd[i] * drop.mask[i];
+}
