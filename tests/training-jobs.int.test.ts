@@ -7,11 +7,12 @@ import { absoluteCheckpointPath } from "@/lib/training/jobs/job-files";
 import { claimJob } from "@/lib/training/jobs/queue";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
 import { jobStateDir, removeStatesOfEndedJobs } from "@/lib/training/jobs/saved-states";
-import { eventPage, jobSchema, type EventDto, type JobDto } from "@/lib/training/jobs/schemas";
+import { eventPage, jobSchema, type JobDto } from "@/lib/training/jobs/schemas";
 import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
 import { createTestUser, type TestUser } from "./factories";
 import { installInferenceModels, type InferenceFixture } from "./inference-fixture";
+import { allEvents as allEventsOf, getJob as getJobOf, waitFinished as waitFinishedOf } from "./training-api";
 
 // Training jobs end to end: queued over HTTP, claimed by a real runner (worker threads training
 // the real engine), events and checkpoints read back over HTTP, checkpoints served by chat
@@ -49,30 +50,9 @@ async function submitSft(modelId: string, extra: Record<string, unknown> = {}) {
   return jobSchema.parse(res.body);
 }
 
-async function getJob(id: string): Promise<JobDto> {
-  return jobSchema.parse((await json(api("GET", `/v1/preview/training-jobs/${id}`, { bearer: user.key }))).body);
-}
-
-async function waitFinished(id: string, timeoutMs = 30_000): Promise<JobDto> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const job = await getJob(id);
-    if (["succeeded", "failed", "cancelled"].includes(job.status)) return job;
-    if (Date.now() > deadline) throw new Error(`job ${id} still ${job.status}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-async function allEvents(id: string): Promise<EventDto[]> {
-  const events: EventDto[] = [];
-  for (let after = ""; ;) {
-    const res = await json(api("GET", `/v1/preview/training-jobs/${id}/events?limit=100${after && `&after=${after}`}`, { bearer: user.key }));
-    const page = eventPage.parse(res.body);
-    events.push(...page.data);
-    if (!page.has_more) return events;
-    after = page.last_id;
-  }
-}
+const getJob = (id: string) => getJobOf(user.key, id);
+const waitFinished = (id: string, timeoutMs?: number) => waitFinishedOf(user.key, id, timeoutMs);
+const allEvents = (id: string) => allEventsOf(user.key, id);
 
 const until = async (what: string, check: () => Promise<boolean>, timeoutMs = 45_000) => {
   const deadline = Date.now() + timeoutMs;

@@ -4,6 +4,7 @@ import { Plus } from "lucide-react";
 import { useId, useState, type FormEvent } from "react";
 import { useProjects, useWorkspace } from "@/components/identity/queries";
 import { useModels } from "@/components/inference/queries";
+import { loraFromForm, TrainingModeFields } from "@/components/models/lora-fields";
 import { useCreateModel } from "@/components/models/queries";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
@@ -45,7 +46,7 @@ export function CreateModelDialog() {
     if (!workspace) return;
     const form = new FormData(event.currentTarget);
     const value = (key: string) => String(form.get(key) ?? "").trim();
-    const input = { base_model: value("base_model"), project: value("project"), name: value("name") };
+    const input = { base_model: value("base_model"), project: value("project"), name: value("name"), lora: loraFromForm(form) };
     const empty: Record<string, string> = {};
     if (!input.base_model) empty.base_model = "Pick a base model.";
     if (!input.project) empty.project = "Name the project, e.g. default.";
@@ -89,6 +90,7 @@ export function CreateModelDialog() {
             ))}
           </datalist>
           <Field label="Name" name="name" required autoFocus maxLength={128} placeholder="my-agent" error={fieldError("name")} hint="Letters, digits, . _ - (no spaces or slashes)." />
+          <TrainingModeFields fieldError={fieldError} />
           {models.isError && <Alert>Could not load base models: {errorMessage(models.error)}</Alert>}
           {unplaced && <Alert>{errorMessage(create.error)}</Alert>}
           <DialogActions label="Create model" pendingLabel="Creating…" pending={create.isPending} />

@@ -37,9 +37,12 @@ export function ModelHeader({ model }: { model: TrainedModel }) {
           </>
         }
       />
-      <dl className="mt-4 grid grid-cols-2 gap-4 rounded-xl border border-zinc-200 bg-white px-4 py-3 shadow-xs sm:grid-cols-4">
+      <dl className="mt-4 grid grid-cols-2 gap-4 rounded-xl border border-zinc-200 bg-white px-4 py-3 shadow-xs sm:grid-cols-5">
         <Fact label="Base model">
           <span className="font-mono text-[13px]">{model.base_model}</span>
+        </Fact>
+        <Fact label="Training">
+          <span data-testid="training-mode">{model.lora ? `LoRA · rank ${model.lora.rank}, alpha ${model.lora.alpha}` : "Full weights"}</span>
         </Fact>
         <Fact label="Current step">
           <span className="tabular-nums" data-testid="current-step">

@@ -16,7 +16,7 @@ export async function completeJob(job: LoadedJob, workerId: string, metrics: Rec
       data: { currentStep: { increment: 1 } },
       select: { currentStep: true },
     });
-    await tx.checkpoint.create({ data: { modelId: job.modelId, step, metrics, file: job.checkpointFile } });
+    await tx.checkpoint.create({ data: { modelId: job.modelId, step, metrics, file: job.checkpointFile, format: job.checkpointFormat } });
     await tx.trainingJob.update({
       where: { id: job.jobId },
       data: {

@@ -1,5 +1,6 @@
 // A claimed job → the task its training thread runs: the base model (it must be trainable here),
-// the weights to start from (the newest surviving checkpoint, else the base), the data (inline,
+// the weights to start from (the newest surviving checkpoint, else the base; a LoRA model's newest
+// adapter over the base), the data (inline,
 // or an uploaded JSONL file), where the new checkpoint goes, and where this attempt saves its
 // state (and the saved state it resumes from, when an earlier attempt left one).
 import fs from "node:fs";
@@ -10,6 +11,7 @@ import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { log } from "@/lib/log";
+import { describeLoraSettings, storedLoraSettings } from "@/lib/training/models/lora-settings";
 import { trainableBase, trainingDefaults } from "@/lib/training/trainable-base";
 import { parseSftJsonl } from "@/lib/training/sft/sft-jsonl";
 import { absoluteCheckpointPath, checkpointFileFor, optimizerStatePath, removeCheckpointFiles } from "./job-files";
@@ -24,6 +26,8 @@ export interface LoadedJob {
   task: TrainingTask;
   /** The checkpoint file, relative to the checkpoints directory. */
   checkpointFile: string;
+  /** `full` weights or a `lora` adapter, as the model trains. */
+  checkpointFormat: "full" | "lora";
   /** Gradient steps already in the job's event feed (an earlier attempt's): not reported again. */
   reportedSteps: number;
   /** Writes training_started (once per job, whatever the attempt) and the step count, and records
@@ -61,10 +65,21 @@ export async function loadJobTask(jobId: string, attempt: number, saveEvery: Sav
   });
   const { model } = job;
   const base = trainableBase(model.baseModel);
+  const lora = storedLoraSettings(model.lora);
   const latest = await getDb().checkpoint.findFirst({ where: { modelId: model.id }, orderBy: { step: "desc" } });
-  const startGguf = latest ? absoluteCheckpointPath(latest.file) : base.gguf;
-  if (latest && latest.format !== "full") throw new Error(`Checkpoint step ${latest.step} is a ${latest.format} adapter; this engine trains full checkpoints only.`);
-  if (!fs.existsSync(startGguf)) throw new Error(`The weights to train from are missing on disk (${startGguf}).`);
+  const format = lora ? "lora" : "full";
+  if (latest && latest.format !== format) {
+    throw new Error(`Checkpoint step ${latest.step} is a ${latest.format} checkpoint, but the model trains ${describeLoraSettings(lora)}.`);
+  }
+  // Full weights start from the newest checkpoint; an adapter trains over the base, from the newest adapter.
+  const startGguf = latest && !lora ? absoluteCheckpointPath(latest.file) : base.gguf;
+  const startAdapter = latest && lora ? absoluteCheckpointPath(latest.file) : null;
+  const startCheckpoint = startAdapter ?? (latest ? startGguf : null);
+  if (![startGguf, startAdapter].every((file) => file === null || fs.existsSync(file))) {
+    // The path stays in the worker's log: the job's error reaches the client.
+    log.error("training job: the weights to train from are missing", { jobId, startGguf, startAdapter });
+    throw new Error(`The weights to train from (${latest ? `checkpoint step ${latest.step}` : "the base model's file"}) are missing on disk.`);
+  }
 
   const input = JSON.parse(job.input) as JobInput;
   const checkpointFile = checkpointFileFor(model.id, job.id, attempt);
@@ -77,7 +92,8 @@ export async function loadJobTask(jobId: string, attempt: number, saveEvery: Sav
     config: job.config,
     defaults: trainingDefaults(base),
     startGguf,
-    startOptimizer: latest ? optimizerStatePath(startGguf) : null,
+    lora: lora && { settings: lora, startAdapter },
+    startOptimizer: startCheckpoint && optimizerStatePath(startCheckpoint),
     outputGguf,
     outputOptimizer: optimizerStatePath(outputGguf),
     modelName: `${model.project.team.name}/${model.project.name}/${model.name}`,
@@ -92,6 +108,7 @@ export async function loadJobTask(jobId: string, attempt: number, saveEvery: Sav
     modelId: model.id,
     task,
     checkpointFile,
+    checkpointFormat: format,
     reportedSteps: job.stepsDone,
     started: async (workerId, numSequences, fromStep) => {
       const run: JobRun = { attempt, worker: workerId, hostname: os.hostname(), pid: process.pid, resumedFromStep: fromStep, startedAt: new Date().toISOString() };

@@ -7,8 +7,12 @@ import { removeCheckpointFiles } from "@/lib/training/jobs/job-files";
 import { refuseWhileTraining } from "@/lib/training/jobs/active-jobs";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import type { ModelDto } from "@/lib/training/models/schemas";
+import { describeLoraSettings, sameLoraSettings, storedLoraSettings, type LoraSettings } from "./lora-settings";
 
-type ModelRow = { id: string; name: string; baseModel: string; runId: string; currentStep: number; createdAt: Date; project: { name: string; team: { name: string } } };
+type ModelRow = {
+  id: string; name: string; baseModel: string; runId: string; currentStep: number; lora: unknown; createdAt: Date;
+  project: { name: string; team: { name: string } };
+};
 
 export function toModelDto(m: ModelRow): ModelDto {
   return {
@@ -19,6 +23,7 @@ export function toModelDto(m: ModelRow): ModelDto {
     base_model: m.baseModel,
     run_id: m.runId,
     current_step: m.currentStep,
+    lora: storedLoraSettings(m.lora),
     created_at: m.createdAt.toISOString(),
   };
 }
@@ -29,10 +34,11 @@ export interface CreateModelInput {
   name: string;
   base_model: string;
   return_existing: boolean;
+  lora: LoraSettings | null;
 }
 
 /** POST /v1/preview/models: the same (entity, project, name) again is the existing model with
- *  return_existing (409 if its base differs), else 409. */
+ *  return_existing (409 if its base or training mode differs), else 409. */
 export async function createModel(principal: Principal, input: CreateModelInput): Promise<ModelDto> {
   const { models } = baseModelCatalogue();
   if (!models.some((m) => m.name === input.base_model)) {
@@ -47,9 +53,16 @@ export async function createModel(principal: Principal, input: CreateModelInput)
     if (existing.baseModel !== input.base_model) {
       throw conflict(`Model '${entity}/${input.project}/${input.name}' exists with base_model '${existing.baseModel}', not '${input.base_model}'.`);
     }
+    const existingLora = storedLoraSettings(existing.lora);
+    if (!sameLoraSettings(existingLora, input.lora)) {
+      throw conflict(`Model '${entity}/${input.project}/${input.name}' exists and trains ${describeLoraSettings(existingLora)}, not ${describeLoraSettings(input.lora)}.`);
+    }
     return toModelDto(existing);
   }
-  const created = await getDb().model.create({ data: { projectId: project.id, name: input.name, baseModel: input.base_model }, include });
+  const created = await getDb().model.create({
+    data: { projectId: project.id, name: input.name, baseModel: input.base_model, ...(input.lora && { lora: input.lora }) },
+    include,
+  });
   return toModelDto(created);
 }
 

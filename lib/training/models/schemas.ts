@@ -2,6 +2,7 @@ import { z } from "zod";
 import { nameSchema, projectRefSchema } from "@/lib/auth/names";
 import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
 import { historySchema, trajectoryGroupSchema } from "@/lib/training/trajectories/schemas";
+import { loraSettingsSchema } from "./lora-settings";
 
 // Models, checkpoints and trajectory logs as ART's serverless client uses them (docs/contract.md
 // "Models and checkpoints").
@@ -14,6 +15,10 @@ export const createModelBody = z.object({
   name: nameSchema,
   base_model: z.string().min(1),
   return_existing: z.boolean().default(false),
+  lora: loraSettingsSchema
+    .nullable()
+    .default(null)
+    .describe("null (default): train full weights (Anneal's own bases). An object, even {}: train a LoRA adapter with these settings."),
 });
 
 export const modelSchema = z.object({
@@ -24,6 +29,7 @@ export const modelSchema = z.object({
   base_model: z.string(),
   run_id: z.string(),
   current_step: z.number().int(),
+  lora: loraSettingsSchema.nullable().describe("The LoRA settings it trains with; null: full weights."),
   created_at: z.string(),
 });
 export type ModelDto = z.infer<typeof modelSchema>;

@@ -7,6 +7,7 @@ import type { LlamaModel } from "@/lib/engine/model/llama-model";
 import type { ResumePoint } from "../resume-point";
 import type { RlMicroBatch } from "../trajectories/micro-batches";
 import type { RlConfig } from "./experimental-config";
+import { dropoutSeedFor } from "@/lib/engine/model/lora";
 import { policyLoss } from "./policy-loss";
 import { precalculateLogprobs } from "./precalculate-logprobs";
 import type { GradientStepMetrics } from "../gradient-step";
@@ -19,12 +20,14 @@ export interface RlStepOptions {
   config: RlConfig;
   /** 1-based index of this step within the job. */
   step: number;
+  /** The job's seed: with the step, it draws a LoRA model's dropout masks (a resumed step draws the same). */
+  seed: number;
   stats: RlJobStats;
   maxGradNorm?: number;
 }
 
-export function rlStep({ model, optimizer, batch, config, step, stats, maxGradNorm = 1 }: RlStepOptions): GradientStepMetrics {
-  const { logprobs, entropies } = model.forward(batch);
+export function rlStep({ model, optimizer, batch, config, step, seed, stats, maxGradNorm = 1 }: RlStepOptions): GradientStepMetrics {
+  const { logprobs, entropies } = model.forward(batch, { dropoutSeed: dropoutSeedFor(seed, step) });
   const dLogprobs = new Float32Array(logprobs.length);
   const { loss, meanRatio } = policyLoss(logprobs, logprobs, batch, config, dLogprobs);
   let trainableTokens = 0, weightedEntropy = 0;
@@ -60,8 +63,8 @@ export function rlStep({ model, optimizer, batch, config, step, stats, maxGradNo
 
 /** Every step of a prepared job in order (precalculating π_old first when asked), or those after
  *  a resume point; the caller emits each step's metrics as it comes and may stop between steps. */
-export function* rlSteps(model: LlamaModel, optimizer: AdamW, job: PreparedRlJob, config: RlConfig, resume?: ResumePoint): Generator<GradientStepMetrics> {
+export function* rlSteps(model: LlamaModel, optimizer: AdamW, job: PreparedRlJob, config: RlConfig, resume?: ResumePoint, seed = 0): Generator<GradientStepMetrics> {
   if (config.precalculateLogprobs) precalculateLogprobs(model, job.batches);
   resume?.restore();
-  for (let i = resume?.step ?? 0; i < job.batches.length; i++) yield rlStep({ model, optimizer, batch: job.batches[i], config, step: i + 1, stats: job.stats });
+  for (let i = resume?.step ?? 0; i < job.batches.length; i++) yield rlStep({ model, optimizer, batch: job.batches[i], config, step: i + 1, seed, stats: job.stats });
 }

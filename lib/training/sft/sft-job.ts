@@ -40,6 +40,8 @@ export interface SftJobOptions {
   validationData: unknown;
   config: unknown;
   defaults: ModelTrainingDefaults;
+  /** The job's seed (a LoRA model's dropout masks); 0 when left out. */
+  seed?: number;
 }
 
 export class SftJob {
@@ -90,7 +92,7 @@ export class SftJob {
   *steps(optimizer: AdamW, resume?: ResumePoint): Generator<GradientStepMetrics> {
     const { model, tokenizer } = this.o;
     if (resume && this.resumeEarlyStopping(resume)) return;
-    for (const metrics of sftSteps(model, optimizer, tokenizer, this.train, this.plan, resume)) {
+    for (const metrics of sftSteps(model, optimizer, tokenizer, this.train, this.plan, resume, this.o.seed)) {
       if (metrics.step % this.plan.stepsPerEpoch !== 0) {
         yield metrics;
         continue;

@@ -3,6 +3,7 @@
 // trainStep). Returns the gradient_step event's data (numbers only).
 import type { AdamW } from "@/lib/engine/model/adamw";
 import type { LlamaModel } from "@/lib/engine/model/llama-model";
+import { dropoutSeedFor } from "@/lib/engine/model/lora";
 import { conversationRows } from "@/lib/engine/train/packed-batch";
 import { trainStep } from "@/lib/engine/train/train-step";
 import { END_OF_TEXT, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
@@ -21,12 +22,14 @@ export interface SftStepOptions {
   learningRate: number;
   /** 1-based index of this step within the job. */
   step: number;
+  /** The job's seed: with the step, it draws a LoRA model's dropout masks (a resumed step draws the same). */
+  seed: number;
   maxGradNorm?: number;
 }
 
 export function sftStep(o: SftStepOptions): GradientStepMetrics {
   const batch = conversationRows(o.conversations, o.tokenizer.tokenId(END_OF_TEXT)!, "assistant");
-  const { loss, gradNorm, updated } = trainStep(o.model, o.optimizer, batch, o.learningRate, o.maxGradNorm ?? 1);
+  const { loss, gradNorm, updated } = trainStep(o.model, o.optimizer, batch, o.learningRate, o.maxGradNorm ?? 1, dropoutSeedFor(o.seed, o.step));
   if (!updated) throw new Error(`SFT step ${o.step}: the gradient is not finite; the weights were left unchanged`);
   return {
     step: o.step,
@@ -46,6 +49,7 @@ export function* sftSteps(
   model: LlamaModel, optimizer: AdamW, tokenizer: Tokenizer, examples: readonly (readonly EncodedChat[])[],
   plan: { batchSize: number; learningRates: readonly number[]; stepsPerEpoch?: number },
   resume?: ResumePoint,
+  seed = 0,
 ): Generator<GradientStepMetrics> {
   resume?.restore();
   const perEpoch = plan.stepsPerEpoch ?? plan.learningRates.length;
@@ -54,6 +58,6 @@ export function* sftSteps(
     const [epoch, j] = [Math.floor(k / perEpoch), k % perEpoch];
     if (order.epoch !== epoch) order = { epoch, indices: epoch === 0 ? [...examples.keys()] : shuffledIndices(examples.length, epoch) };
     const batch = order.indices.slice(j * plan.batchSize, (j + 1) * plan.batchSize).map((i) => examples[i]);
-    yield sftStep({ model, optimizer, tokenizer, conversations: batch.flat(), numExamples: batch.length, learningRate: plan.learningRates[k], step: k + 1 });
+    yield sftStep({ model, optimizer, tokenizer, conversations: batch.flat(), numExamples: batch.length, learningRate: plan.learningRates[k], step: k + 1, seed });
   }
 }

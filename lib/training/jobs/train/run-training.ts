@@ -1,14 +1,17 @@
 // One training job's computation, away from the database: load the starting weights (the base
-// model or the newest checkpoint) and optimizer state, prepare the job's data, take its gradient
-// steps (from a saved state's step when an attempt resumes, saving the state every so often), and
-// write the new checkpoint's GGUF and optimizer state. Runs on a worker thread (train-thread.ts);
+// model or the newest checkpoint; for a LoRA model the base and its newest adapter) and optimizer
+// state, prepare the job's data, take its gradient steps (from a saved state's step when an attempt
+// resumes, saving the state every so often), and write the new checkpoint's GGUF (full weights, or
+// the adapter) and optimizer state. Runs on a worker thread (train-thread.ts);
 // the runner owns everything that touches the database.
 import { AdamW } from "@/lib/engine/model/adamw";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
 import { readLlamaGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
+import { readLoraGguf, writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
 import { str, u32, type GgufMetadata } from "@/lib/engine/gguf/values";
 import { chatFormatFromGguf } from "@/lib/engine/tokenizer/tokenizer-gguf";
 import type { ModelTrainingDefaults } from "@/lib/training/model-defaults";
+import { engineLoraConfig, type LoraSettings } from "@/lib/training/models/lora-settings";
 import { resolveRlConfig, experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
 import { prepareRlJob } from "@/lib/training/rl/prepare-rl-job";
 import type { GradientStepMetrics } from "@/lib/training/gradient-step";
@@ -29,8 +32,12 @@ export interface TrainingTask {
   validationData?: unknown;
   config: unknown;
   defaults: ModelTrainingDefaults;
-  /** Weights to start from, and the optimizer state saved with them (absent for a base model). */
+  /** Weights to start from (the base model, or the newest full checkpoint), and the optimizer state
+   *  saved with the checkpoint the job continues (absent for a fresh start). */
   startGguf: string;
+  /** A LoRA model: its adapter settings, and the newest adapter to continue (null: a fresh one).
+   *  Its checkpoint is an adapter over startGguf. */
+  lora?: { settings: LoraSettings; startAdapter: string | null } | null;
   startOptimizer: string | null;
   outputGguf: string;
   outputOptimizer: string;
@@ -61,7 +68,10 @@ const RL_TOKENS_PER_STEP = 8192;
 /** Trains and writes the checkpoint; returns the checkpoint's training metrics (`train/...`). */
 export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<string, number> {
   const start = readLlamaGguf(task.startGguf);
-  const model = new LlamaModel(start.config, { weights: start.weights });
+  const lora = task.lora ? engineLoraConfig(task.lora.settings) : null;
+  const startAdapters = task.lora?.startAdapter ? readLoraGguf(task.lora.startAdapter, start.config).adapters : undefined;
+  // A fresh adapter's A is drawn from the checkpoint's step: a retried attempt draws the same.
+  const model = new LlamaModel(start.config, { weights: start.weights, ...(lora && { lora: { config: lora, seed: task.step, adapters: startAdapters } }) });
   // Fine-tuning: no decay toward zero of weights that pretraining put where they are.
   const optimizer = new AdamW(model.params, { weightDecay: 0 });
   if (task.startOptimizer) loadOptimizerState(task.startOptimizer, optimizer);
@@ -72,7 +82,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
   const steps: GradientStepMetrics[] = [];
   /** `kept`: weights the job has set aside to end with, saved with its state. */
   const train = (numSequences: number, run: (resume?: ResumePoint) => Iterable<GradientStepMetrics>, kept: () => Float32Array | null = () => null) => {
-    const job = { startGguf: task.startGguf, numSequences };
+    const job = { startGguf: task.lora?.startAdapter ?? task.startGguf, numSequences };
     const resume = resumePointFrom(task.resume, job, model, optimizer, steps);
     const saver = new StateSaver(task.save, job, resume?.step ?? 0);
     hooks.started(numSequences, resume?.step ?? 0);
@@ -89,7 +99,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
     const groups = parseTrajectoryGroups(task.data);
     const config = resolveRlConfig(experimentalConfigSchema.parse(task.config ?? {}), task.defaults);
     const job = prepareRlJob({ groups, tokenizer, format, config, limits: { rows: task.rlRowsPerStep, tokens: RL_TOKENS_PER_STEP }, contextLength: start.config.contextLength });
-    train(job.batches.length, (resume) => rlSteps(model, optimizer, job, config, resume));
+    train(job.batches.length, (resume) => rlSteps(model, optimizer, job, config, resume, task.step));
     metrics = {
       "train/reward": job.stats.reward,
       "train/reward_std_dev": job.stats.rewardStdDev,
@@ -98,7 +108,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
       "train/num_trajectories": job.stats.numTrajectories,
     };
   } else {
-    const sft = new SftJob({ model, tokenizer, format, data: task.data, validationData: task.validationData ?? null, config: task.config, defaults: task.defaults });
+    const sft = new SftJob({ model, tokenizer, format, data: task.data, validationData: task.validationData ?? null, config: task.config, defaults: task.defaults, seed: task.step });
     train(sft.numSteps, (resume) => sft.steps(optimizer, resume), () => sft.keptWeights);
     const end = sft.finish(steps);
     metrics = end.metrics;
@@ -108,14 +118,12 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
 
   const carried: GgufMetadata = {};
   for (const key of ["general.description"]) if (start.metadata[key]) carried[key] = start.metadata[key];
-  writeLlamaGguf(task.outputGguf, {
-    config: start.config,
-    weights: model.params.weights(),
-    tokenizer,
-    chatTemplate: format.template,
-    name: task.modelName,
-    metadata: { ...carried, "anneal.training.step": u32(task.step), "anneal.training.kind": str(task.kind) },
-  });
+  const metadata: GgufMetadata = { ...carried, "anneal.training.step": u32(task.step), "anneal.training.kind": str(task.kind) };
+  if (lora) {
+    writeLoraGguf(task.outputGguf, { config: start.config, adapters: model.adapters(), alpha: lora.alpha, metadata: { "general.name": str(task.modelName), ...metadata } });
+  } else {
+    writeLlamaGguf(task.outputGguf, { config: start.config, weights: model.params.weights(), tokenizer, chatTemplate: format.template, name: task.modelName, metadata });
+  }
   saveOptimizerState(task.outputOptimizer, optimizer);
   return metrics;
 }

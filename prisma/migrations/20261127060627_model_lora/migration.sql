@@ -1,0 +1,2 @@
+-- AlterTable
+ALTER TABLE "Model" ADD COLUMN     "lora" JSONB;
