@@ -1,7 +1,8 @@
+import fs from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { openGguf } from "@/lib/engine/gguf/read-gguf";
-import { absoluteCheckpointPath } from "@/lib/training/jobs/job-files";
+import { absoluteCheckpointPath, optimizerStatePath } from "@/lib/training/jobs/job-files";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
 import { jobSchema } from "@/lib/training/jobs/schemas";
 import { modelSchema } from "@/lib/training/models/schemas";
@@ -106,9 +107,15 @@ describe("LoRA models", () => {
     // The base itself serves as before (llama.cpp's sums differ in the last bits with its batch).
     (await servedLogprobs(`${name}:step0`)).logprobs.forEach((logprob, i) => expect(logprob).toBeCloseTo(before.logprobs[i], 4));
 
+    const firstOptimizer = optimizerStatePath(absoluteCheckpointPath(checkpoint.file));
+    expect(fs.existsSync(firstOptimizer)).toBe(true);
     await runSft(model.id);
     const second = await getDb().checkpoint.findFirstOrThrow({ where: { modelId: model.id, step: 2 } });
     expect(second.format).toBe("lora");
+    // The adapter moved on from step 1's, and only the newest checkpoint keeps an optimizer state.
+    expect(fs.readFileSync(absoluteCheckpointPath(second.file)).equals(fs.readFileSync(absoluteCheckpointPath(checkpoint.file)))).toBe(false);
+    expect(fs.existsSync(firstOptimizer)).toBe(false);
+    expect(fs.existsSync(optimizerStatePath(absoluteCheckpointPath(second.file)))).toBe(true);
     expect((await servedLogprobs(name)).model).toBe(`${name}:step2`);
   });
 

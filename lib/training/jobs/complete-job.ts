@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { toStorableJson } from "@/lib/call-log/call-recorder";
 import { getDb } from "@/lib/db/client";
 import type { JobReport } from "./job-report";
@@ -9,7 +10,7 @@ import { insertEvent, lockOwnedJob } from "./queue";
  *  and training_ended comes last — a client that sees it finds the checkpoint. The report's
  *  warnings and sample replies (SFT's guard rails) are stored on the job. */
 export async function completeJob(job: LoadedJob, workerId: string, metrics: Record<string, number>, stepsDone: number, report: JobReport | null = null): Promise<boolean> {
-  return getDb().$transaction(async (tx) => {
+  const committed = await getDb().$transaction(async (tx) => {
     if (!(await lockOwnedJob(tx, job.jobId, workerId))) return false;
     const { currentStep: step } = await tx.model.update({
       where: { id: job.modelId },
@@ -28,4 +29,8 @@ export async function completeJob(job: LoadedJob, workerId: string, metrics: Rec
     await insertEvent(tx, job.jobId, "training_ended", { step });
     return true;
   });
+  // Only the newest checkpoint keeps its optimizer state (the next job continues from it alone): the
+  // state this job started from goes. A job after the newest checkpoint's deletion starts a fresh AdamW.
+  if (committed && job.task.startOptimizer) fs.rmSync(job.task.startOptimizer, { force: true });
+  return committed;
 }
