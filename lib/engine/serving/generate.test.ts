@@ -246,4 +246,35 @@ describe("serving through llama.cpp", () => {
       await small.dispose();
     }
   });
+
+  it("loads a model afresh once it has taken in maxAdaptersPerModel adapters, and frees the old copy when its requests end", async () => {
+    const bounded = new ModelRegistry({ sequences: 2, maxAdaptersPerModel: 2 });
+    const adapters = [0, 1, 2].map((i) => {
+      const file = path.join(files.dir, `adapter-${i}.gguf`);
+      fs.copyFileSync(files.lora, file);
+      return { path: file };
+    });
+    try {
+      const held = await bounded.lease(files.model, adapters[0]);
+      const second = await bounded.lease(files.model, adapters[1]);
+      second.release();
+      expect(second.model).toBe(held.model);
+      const third = await bounded.lease(files.model, adapters[2]);
+      expect(third.model).not.toBe(held.model); // a third adapter file: a fresh copy of the model
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(held.model.disposed).toBe(false); // still serving a request
+      held.release();
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(held.model.disposed).toBe(true);
+      third.release();
+      // An adapter the fresh copy already holds, and the bare model, stay on it.
+      const again = await bounded.lease(files.model, adapters[2]);
+      const bare = await bounded.lease(files.model);
+      expect([again.model, bare.model]).toEqual([third.model, third.model]);
+      again.release();
+      bare.release();
+    } finally {
+      await bounded.dispose();
+    }
+  });
 });

@@ -1,7 +1,10 @@
 // Loaded GGUF models and their contexts, on demand and bounded. A model is loaded on first use and
 // kept in an LRU of `maxModels`; each model has one SequencePool (its contexts) per LoRA adapter it
 // is served with, since llama.cpp applies adapters per context. Idle models and pools are evicted
-// least recently used first; busy ones stay until released.
+// least recently used first; busy ones stay until released. llama.cpp keeps every adapter a model
+// has loaded until the model is freed, so a model that has taken in maxAdaptersPerModel adapter
+// files (an RL run writes one per iteration) is retired: the next request loads it afresh, and the
+// old copy, with its adapters, is freed when its last request ends.
 
 import type { LlamaContextOptions, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
 import { getLlamaRuntime } from "./llama-runtime";
@@ -30,6 +33,10 @@ interface ModelEntry {
   model: Promise<LlamaModel>;
   contexts: LruCache<string, ContextEntry>;
   leases: number;
+  /** Adapter files loaded into this copy of the model. */
+  adapters: Set<string>;
+  /** Replaced by a fresh copy: freed once its last lease ends. */
+  retired: boolean;
 }
 
 export class ModelRegistry {
@@ -39,16 +46,13 @@ export class ModelRegistry {
 
   constructor(limits: Partial<ServingLimits> = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
-    this.models = new LruCache(this.limits.maxModels, (m) => m.leases > 0, (m) => {
-      m.contexts.clear();
-      this.track(m.model.then((model) => model.dispose()));
-    });
+    this.models = new LruCache(this.limits.maxModels, (m) => m.leases > 0, (m) => this.free(m));
   }
 
   /** A sequence of `modelPath` (with `adapter` applied) for one request; call release() when done.
    *  `prompt` picks the idle sequence with the most reusable KV cache. */
   async lease(modelPath: string, adapter?: AdapterRef, prompt: readonly number[] = []): Promise<SequenceLease> {
-    const m = this.modelEntry(modelPath);
+    const m = this.modelEntry(modelPath, adapter?.path);
     m.leases++;
     let c: ContextEntry | undefined;
     try {
@@ -68,6 +72,7 @@ export class ModelRegistry {
           pool.release(sequence);
           context.leases--;
           m.leases--;
+          if (m.retired && m.leases === 0) this.free(m);
           m.contexts.trim();
           this.models.trim();
         },
@@ -75,6 +80,7 @@ export class ModelRegistry {
     } catch (e) {
       if (c) c.leases--;
       m.leases--;
+      if (m.retired && m.leases === 0) this.free(m);
       throw e;
     }
   }
@@ -95,12 +101,23 @@ export class ModelRegistry {
     await Promise.allSettled([...this.disposals]);
   }
 
-  private modelEntry(modelPath: string): ModelEntry {
+  /** The entry serving `modelPath`; one that would take in an adapter past the limit is retired
+   *  for a fresh one. */
+  private modelEntry(modelPath: string, adapterPath?: string): ModelEntry {
     const cached = this.models.get(modelPath);
-    if (cached) return cached;
+    if (cached && adapterPath && !cached.adapters.has(adapterPath) && cached.adapters.size >= this.limits.maxAdaptersPerModel) {
+      this.models.forget(modelPath, cached);
+      cached.retired = true;
+      if (cached.leases === 0) this.free(cached);
+    } else if (cached) {
+      if (adapterPath) cached.adapters.add(adapterPath);
+      return cached;
+    }
     const entry: ModelEntry = {
       model: getLlamaRuntime().then((llama) => llama.loadModel({ modelPath })),
       leases: 0,
+      adapters: new Set(adapterPath ? [adapterPath] : []),
+      retired: false,
       contexts: new LruCache(this.limits.maxContextsPerModel, (c) => c.leases > 0, (c) => {
         this.track(c.pool.dispose());
       }),
@@ -134,6 +151,12 @@ export class ModelRegistry {
       ...(exact && { flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" }),
       ...(adapter && { lora: { adapters: [{ filePath: adapter.path, scale: adapter.scale ?? 1 }] } }),
     };
+  }
+
+  /** Frees a model's contexts and the model (with every adapter it loaded). */
+  private free(m: ModelEntry): void {
+    m.contexts.clear();
+    this.track(m.model.then((model) => model.dispose()));
   }
 
   private track(disposal: Promise<unknown>): void {

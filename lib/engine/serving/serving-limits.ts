@@ -12,6 +12,11 @@ export interface ServingLimits {
   sequencesPerContext: number;
   /** Upper bound on each sequence's context length (the model's own is used when smaller). */
   maxContextSize: number;
+  /** LoRA adapter files a loaded model may have taken in: llama.cpp frees an adapter only with its
+   *  model, so past this the model is loaded afresh and the old copy goes when its requests end. */
+  maxAdaptersPerModel: number;
 }
 
-export const DEFAULT_LIMITS: ServingLimits = { maxModels: 4, maxContextsPerModel: 4, sequences: 8, sequencesPerContext: 1, maxContextSize: 4096 };
+export const DEFAULT_LIMITS: ServingLimits = {
+  maxModels: 4, maxContextsPerModel: 4, sequences: 8, sequencesPerContext: 1, maxContextSize: 4096, maxAdaptersPerModel: 8,
+};
