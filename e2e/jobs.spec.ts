@@ -236,8 +236,7 @@ test("a LoRA model: created in the console with its settings, trained from its p
   await expect(dialog.getByLabel("Dropout")).toHaveAttribute("aria-invalid", "true");
   await dialog.getByLabel("Dropout").fill("0.05");
   await dialog.getByRole("button", { name: "Create model" }).click();
-  await expect(dialog).toBeHidden();
-  await page.getByRole("table", { name: "Trained models" }).getByRole("link", { name: "e2e-lora", exact: true }).click();
+  await expect(page).toHaveURL(/\/models\/[0-9a-f-]{36}\?created$/);
   await expect(page.getByTestId("training-mode")).toHaveText("LoRA · rank 8, alpha 32");
 
   await page.getByRole("button", { name: "Train", exact: true }).click();

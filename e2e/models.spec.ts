@@ -34,7 +34,10 @@ test("create a model, see logged groups as charts and transcripts, open it in th
   await expect(dialog.getByRole("option", { name: /upstream/ })).toHaveCount(0); // serve-only
   await dialog.getByLabel("Name").fill(MODEL);
   await dialog.getByRole("button", { name: "Create model" }).click();
-  await expect(dialog).toBeHidden();
+  // Creating opens the new model, and its page says where it lives.
+  await expect(page).toHaveURL(/\/models\/[0-9a-f-]{36}\?created$/);
+  await expect(page.getByRole("status").filter({ hasText: "Model created in project" })).toContainText("anneal/tiny-chat-2");
+  await page.getByRole("link", { name: "Models" }).first().click();
   const row = page.getByRole("table", { name: "Trained models" }).getByRole("row", { name: new RegExp(MODEL) });
   await expect(row).toContainText("anneal/tiny-chat-2");
 
@@ -186,4 +189,17 @@ test("see a model learn across its jobs on one chart, and compare two of its che
   await expect(page.getByTestId("column-A").getByTestId("run-usage")).toHaveText(/completion tokens/);
   await expect(page.getByTestId("column-B")).toContainText(`${name}:step1`);
   expect(bodies.map((b) => b.model).sort()).toEqual([name, `${name}:step1`]);
+});
+
+test("a model created in a new project opens at once, and its page says which project holds it", async ({ page }) => {
+  await signInAsAdmin(page);
+  await page.goto("/models");
+  await page.getByRole("button", { name: "New model" }).first().click();
+  const dialog = page.getByRole("dialog", { name: "New model" });
+  await dialog.getByLabel("Project").fill("e2e-new-project");
+  await dialog.getByLabel("Name").fill("hi-bot");
+  await dialog.getByRole("button", { name: "Create model" }).click();
+  await expect(page).toHaveURL(/\/models\/[0-9a-f-]{36}\?created$/);
+  await expect(page.getByRole("heading", { level: 1 })).toContainText("e2e-new-project/hi-bot");
+  await expect(page.getByRole("status").filter({ hasText: "Model created in project" })).toContainText(/Model created in project \S+\/e2e-new-project/);
 });

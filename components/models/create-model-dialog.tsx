@@ -1,6 +1,7 @@
 "use client";
 
 import { Plus } from "lucide-react";
+import { useRouter } from "next/navigation";
 import { useId, useState, type FormEvent } from "react";
 import { useProjects, useWorkspace } from "@/components/identity/queries";
 import { useModels } from "@/components/inference/queries";
@@ -12,14 +13,15 @@ import { Dialog, DialogActions, DialogContent, DialogTrigger } from "@/component
 import { Field, SelectField } from "@/components/ui/field";
 import { ApiError, errorMessage } from "@/lib/client/api-fetch";
 
-/** "New model": a trainable base model, a project of the workspace's team, and a name
- *  (POST /v1/preview/models); the API's errors land on their fields. */
+/** "New model": a trainable base model, a project of the workspace's team, a name and how it trains
+ *  (POST /v1/preview/models); the API's errors land on their fields; success opens the new model. */
 export function CreateModelDialog() {
   const [open, setOpen] = useState(false);
   const { data: workspace } = useWorkspace();
   const projects = useProjects(workspace?.team);
   const models = useModels();
   const create = useCreateModel();
+  const router = useRouter();
   const [missing, setMissing] = useState<Record<string, string>>({});
   const projectList = useId();
 
@@ -53,7 +55,13 @@ export function CreateModelDialog() {
     if (!input.name) empty.name = "Name the model, e.g. my-agent.";
     setMissing(empty);
     if (Object.keys(empty).length) return;
-    create.mutate({ entity: workspace.team, ...input }, { onSuccess: () => onOpenChange(false) });
+    // The new model may be in another project than the list shows: go to it, and its page says where it is.
+    create.mutate({ entity: workspace.team, ...input }, {
+      onSuccess: (model) => {
+        onOpenChange(false);
+        router.push(`/models/${model.id}?created`);
+      },
+    });
   }
 
   return (

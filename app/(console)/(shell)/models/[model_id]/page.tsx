@@ -5,8 +5,9 @@ import { requestOrigin, requireTeamArea } from "@/lib/auth/console-session";
 export const metadata: Metadata = { title: "Model" };
 export const dynamic = "force-dynamic";
 
-export default async function ModelPage({ params }: { params: Promise<{ model_id: string }> }) {
+export default async function ModelPage({ params, searchParams }: { params: Promise<{ model_id: string }>; searchParams: Promise<{ created?: string }> }) {
   await requireTeamArea();
   const { model_id } = await params;
-  return <ModelDetail modelId={model_id} origin={await requestOrigin()} />;
+  const { created } = await searchParams;
+  return <ModelDetail modelId={model_id} origin={await requestOrigin()} justCreated={created !== undefined} />;
 }
