@@ -1,12 +1,15 @@
 // GGUF v3 reader. Parses the header (metadata and tensor infos) through a small read buffer and
 // reads each tensor's data only when asked, so a multi-GB model costs only the tensors you load.
+// Tensors come back as float32 whatever ggml type they are stored in (weight-types.ts decodes them as
+// ggml does), or as their raw bytes, whole or a range of rows, for a reader that keeps them compact.
 // Its errors never name the file's path: they can reach a client (a job's error), which must not
 // learn the server's paths; callers that log for the operator add the path themselves.
 
 import fs from "node:fs";
-import { ggmlTypeName } from "./ggml-types";
+import { GGML_TYPE, ggmlRowBytes, ggmlTypeName } from "./ggml-types";
 import { GGUF_TYPE_CODE, type GgufArray, type GgufMetadata, type GgufScalar, type GgufScalarType, type GgufValue } from "./values";
-import { alignUp, GGML_TYPE_F32, GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC } from "./write-gguf";
+import { canDequantize, DEQUANTIZABLE_TYPES, dequantizeRows } from "./weight-types";
+import { alignUp, GGUF_DEFAULT_ALIGNMENT, GGUF_MAGIC } from "./write-gguf";
 
 export interface GgufTensorInfo {
   name: string;
@@ -22,8 +25,12 @@ export interface GgufFile {
   version: number;
   metadata: GgufMetadata;
   tensors: GgufTensorInfo[];
-  /** Reads one F32 tensor into a new array (the caller owns it). */
+  /** Reads one tensor as float32 into a new array (the caller owns it), decoding F16, BF16 and the
+   *  quantized types weight-types.ts lists exactly as ggml does; other types are refused by name. */
   readTensor(name: string): Float32Array;
+  /** The stored bytes of rows [firstRow, firstRow + rowCount) of a tensor of any ggml type (a row is
+   *  dims[0] values; all rows by default): weight-types.ts's dequantizeRows decodes them. */
+  readTensorBytes(name: string, firstRow?: number, rowCount?: number): Uint8Array;
   close(): void;
 }
 
@@ -77,21 +84,59 @@ function parse(fd: number): GgufFile {
   const tensors = infos.map((t, i) => ({ ...t, fileOffset: dataStart + relativeOffsets[i] }));
   const byName = new Map(tensors.map((t) => [t.name, t]));
 
+  const tensor = (name: string): GgufTensorInfo => {
+    const t = byName.get(name);
+    if (!t) throw new Error(`GGUF: no tensor ${name}`);
+    return t;
+  };
+  /** Rows [firstRow, firstRow + rowCount) of t's stored bytes, into `into` when given (it must fit). */
+  const readBytes = (t: GgufTensorInfo, firstRow = 0, rowCount?: number, into?: Uint8Array): Uint8Array => {
+    let rowBytes: number;
+    try {
+      rowBytes = ggmlRowBytes(t.ggmlType, t.dims[0] ?? 1);
+    } catch (error) {
+      throw new Error(`GGUF: tensor ${t.name}: ${(error as Error).message}`);
+    }
+    const rows = t.dims.slice(1).reduce((a, b) => a * b, 1);
+    const count = rowCount ?? rows - firstRow;
+    if (!Number.isInteger(firstRow) || !Number.isInteger(count) || firstRow < 0 || count < 0 || firstRow + count > rows) {
+      throw new Error(`GGUF: tensor ${t.name} has ${rows} rows, not [${firstRow}, ${firstRow + count})`);
+    }
+    const bytes = into ?? new Uint8Array(count * rowBytes);
+    if (bytes.length !== count * rowBytes) throw new Error(`GGUF: tensor ${t.name}: ${count * rowBytes} bytes do not fit ${bytes.length}`);
+    if (readFully(fd, bytes, t.fileOffset + firstRow * rowBytes) !== bytes.length) throw new Error(`GGUF: tensor ${t.name} is truncated`);
+    return bytes;
+  };
+
   return {
     version,
     metadata,
     tensors,
     readTensor(name) {
-      const t = byName.get(name);
-      if (!t) throw new Error(`GGUF: no tensor ${name}`);
-      if (t.ggmlType !== GGML_TYPE_F32) throw new Error(`GGUF: tensor ${name} is ${ggmlTypeName(t.ggmlType)}; only F32 is read`);
+      const t = tensor(name);
+      if (!canDequantize(t.ggmlType)) {
+        throw new Error(`GGUF: tensor ${name} is ${ggmlTypeName(t.ggmlType)}, which Anneal does not decode (it reads ${DEQUANTIZABLE_TYPES.map(ggmlTypeName).join(", ")})`);
+      }
       const out = new Float32Array(t.dims.reduce((a, b) => a * b, 1));
-      const bytes = new Uint8Array(out.buffer);
-      if (fs.readSync(fd, bytes, 0, bytes.length, t.fileOffset) !== bytes.length) throw new Error(`GGUF: tensor ${name} is truncated`);
+      // F32 needs no decoding: read it straight into the result.
+      if (t.ggmlType === GGML_TYPE.F32) readBytes(t, 0, undefined, new Uint8Array(out.buffer));
+      else dequantizeRows(t.ggmlType, readBytes(t), out);
       return out;
     },
+    readTensorBytes: (name, firstRow, rowCount) => readBytes(tensor(name), firstRow, rowCount),
     close: () => fs.closeSync(fd),
   };
+}
+
+/** fs.readSync until `bytes` is full or the file ends (one read stops at 2 GiB). */
+function readFully(fd: number, bytes: Uint8Array, position: number): number {
+  let done = 0;
+  while (done < bytes.length) {
+    const n = fs.readSync(fd, bytes, done, Math.min(bytes.length - done, 1 << 30), position + done);
+    if (n === 0) break;
+    done += n;
+  }
+  return done;
 }
 
 function readValue(r: FileReader, code: number): GgufValue {
