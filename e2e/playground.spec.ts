@@ -4,7 +4,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { expect, test, type Page } from "@playwright/test";
 import { E2E_INIT_API_KEY } from "../playwright.config";
-import { signInAsAdmin } from "./session";
+import { adminAuth, signInAsAdmin } from "./session";
 
 // The playground as an engineer uses it: pick the tiny model, chat with a streamed answer, read
 // its logprobs, compare two parameter sets side by side, copy the request as code and run that
@@ -127,3 +127,21 @@ test("the Stats page charts the playground's calls per project and lists them by
   await page.getByLabel("To", { exact: true }).fill("2020-01-07");
   await expect(page.getByRole("heading", { name: "No chat completions in this range" })).toBeVisible();
 });
+
+test("a trained model's runs are recorded in its own project, whatever project the top bar shows", async ({ page, request }) => {
+  const me = (await (await request.get("/v1/me", { headers: adminAuth })).json()) as { user: { username: string } };
+  const project = `${me.user.username}/e2e-journey`;
+  const created = await request.post("/v1/preview/models", { headers: adminAuth, data: { project: "e2e-journey", name: "hi-bot", base_model: "anneal/tiny-chat", return_existing: true } });
+  expect(created.status()).toBe(200);
+  await signInAsAdmin(page);
+  await page.goto(`/playground?model=${encodeURIComponent(`${project}/hi-bot`)}`);
+  await expect(page.getByTestId("recording-project")).toHaveText(`Svc-Project: ${project}`);
+  await page.getByLabel("Message", { exact: true }).fill("Hi!");
+  const sent = page.waitForRequest((r) => r.url().endsWith("/v1/chat/completions") && r.method() === "POST");
+  await page.keyboard.press("Control+Enter");
+  expect((await sent).headers()["svc-project"]).toBe(project);
+  await expect(page.getByTestId("message-assistant").first().getByTestId("run-usage")).toHaveText(/completion tokens/);
+  const calls = (await (await request.get(`/v1/calls?project=${encodeURIComponent(project)}`, { headers: adminAuth })).json()) as { data: { model: string }[] };
+  expect(calls.data.map((c) => c.model)).toContain(`${project}/hi-bot:step0`);
+});
+

@@ -202,4 +202,24 @@ describe("serving a trained model", () => {
     const { body: models } = await json(api("GET", "/v1/models", { bearer: user.key }));
     expect(models.data.find((m: { id: string }) => m.id === base)).toMatchObject({ parent: "test/tiny", trainable: true });
   });
+
+  it("records a trained model's calls in its own project unless Svc-Project names another; a base model's in the caller's default", async () => {
+    await createModel({ name: "recorded" });
+    const chat = (model: string, project?: string) =>
+      api("POST", "/v1/chat/completions", {
+        bearer: user.key,
+        headers: project ? { "svc-project": project } : {},
+        body: { model, messages: [{ role: "user", content: "hi" }], max_tokens: 2 },
+      });
+    const recordedIn = async (model: string, project?: string) => {
+      const response = await chat(model, project);
+      expect(response.status).toBe(200);
+      return /^svc:\/\/\/([^/]+\/[^/]+)\/call\//.exec(response.headers.get("anneal-call-ref") ?? "")?.[1];
+    };
+    const name = `${user.username}/rl/recorded`;
+    expect(await recordedIn(name)).toBe(`${user.username}/rl`);
+    expect(await recordedIn(`${name}:step0`)).toBe(`${user.username}/rl`);
+    expect(await recordedIn(name, `${user.username}/elsewhere`)).toBe(`${user.username}/elsewhere`);
+    expect(await recordedIn("test/tiny")).toBe(`${user.username}/default`);
+  });
 });

@@ -8,8 +8,9 @@ import { Button } from "@/components/ui/button";
 // The playground's header actions: where runs are recorded, text or token view, compare on or
 // off, the request as code, and a fresh conversation.
 
-export function PlaygroundToolbar({ projectRef, view, onView, compare, onToggleCompare, onGetCode, onClear }: {
-  projectRef?: string;
+export function PlaygroundToolbar({ projects, view, onView, compare, onToggleCompare, onGetCode, onClear }: {
+  /** Where the active columns' runs are recorded (a trained model's own project, else the workspace's). */
+  projects: string[];
   view: OutputView;
   onView: (view: OutputView) => void;
   compare: boolean;
@@ -19,9 +20,17 @@ export function PlaygroundToolbar({ projectRef, view, onView, compare, onToggleC
 }) {
   return (
     <>
-      {projectRef && (
-        <span className="hidden items-center gap-1.5 text-xs text-zinc-500 lg:inline-flex" title="Runs are recorded as calls in this project, and the code sends the same header">
-          Recorded in <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-[11px] text-zinc-700 ring-1 ring-zinc-200">Svc-Project: {projectRef}</code>
+      {projects.length > 0 && (
+        <span
+          className="hidden items-center gap-1.5 text-xs text-zinc-500 lg:inline-flex"
+          title="Runs are recorded as calls in this project (a trained model's own, else the top bar's), and the code sends the same header"
+        >
+          Recorded in
+          {projects.map((project) => (
+            <code key={project} data-testid="recording-project" className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-[11px] text-zinc-700 ring-1 ring-zinc-200">
+              Svc-Project: {project}
+            </code>
+          ))}
         </span>
       )}
       <AnswerViewToggle view={view} onView={onView} />

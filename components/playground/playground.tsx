@@ -13,6 +13,7 @@ import { PlaygroundToolbar } from "@/components/playground/playground-toolbar";
 import type { OutputView } from "@/components/playground/run-output";
 import { buildChatRequest, effectiveModel, type Turn } from "@/components/playground/run-settings";
 import { SnippetDialog, type SnippetSource } from "@/components/playground/snippet-dialog";
+import { recordingProject } from "@/lib/client/recording-project";
 import { useColumnSettings } from "@/components/playground/use-column-settings";
 import { useConversation } from "@/components/playground/use-conversation";
 import { useRunPair } from "@/components/playground/use-run-pair";
@@ -39,6 +40,7 @@ export function Playground({ origin, initialModel = "", initialCompare }: { orig
 
   const modelOf = (i: ColumnIndex) => effectiveModel(columns.settings[i], models.data);
   const requestFor = (i: ColumnIndex, turns: Turn[]) => buildChatRequest(conversation.system, turns, columns.settings[i], modelOf(i));
+  const projectFor = (i: ColumnIndex) => recordingProject(modelOf(i), projectRef);
 
   /** Runs the active columns on the conversation, the draft joining it as the next user turn. */
   function run() {
@@ -49,7 +51,7 @@ export function Playground({ origin, initialModel = "", initialCompare }: { orig
       return;
     }
     columns.runSent();
-    pair.start((i) => requestFor(i, turns), projectRef);
+    pair.start((i) => requestFor(i, turns), projectFor);
   }
   useRunShortcuts({ run, stop: pair.stop, busy: pair.busy });
 
@@ -71,7 +73,7 @@ export function Playground({ origin, initialModel = "", initialCompare }: { orig
   const snippetSources: SnippetSource[] = pair.columns.map((i) => {
     const sent = pair.runs[i]?.request ?? (i === 0 ? conversation.lastAnswerRequest() : undefined);
     const body = sent ?? requestFor(i, pending.length > 0 ? pending : [{ role: "user", content: "Hello!" }]);
-    return { label: pair.compare ? `Column ${COLUMNS[i].label}` : "Request", body, sent: Boolean(sent) };
+    return { label: pair.compare ? `Column ${COLUMNS[i].label}` : "Request", body, sent: Boolean(sent), projectRef: projectFor(i) ?? "" };
   });
 
   return (
@@ -79,7 +81,7 @@ export function Playground({ origin, initialModel = "", initialCompare }: { orig
       <div className="flex h-[calc(100dvh-7rem)] min-h-[32rem] flex-col">
         <PageHeader
           title="Playground"
-          actions={<PlaygroundToolbar projectRef={projectRef} view={view} onView={setView} compare={pair.compare} onToggleCompare={toggleCompare} onGetCode={() => setCodeOpen(true)} onClear={clearAll} />}
+          actions={<PlaygroundToolbar projects={[...new Set(pair.columns.map(projectFor))].filter((p) => p !== undefined)} view={view} onView={setView} compare={pair.compare} onToggleCompare={toggleCompare} onGetCode={() => setCodeOpen(true)} onClear={clearAll} />}
         />
         <div className="-mt-2 flex min-h-0 flex-1 gap-4">
           <div className="flex min-w-0 flex-1 flex-col overflow-hidden rounded-xl border border-zinc-200 bg-white shadow-xs">
@@ -117,7 +119,7 @@ export function Playground({ origin, initialModel = "", initialCompare }: { orig
           />
         </div>
       </div>
-      {projectRef && <SnippetDialog open={codeOpen} onOpenChange={setCodeOpen} origin={origin} projectRef={projectRef} sources={snippetSources} />}
+      {projectRef && <SnippetDialog open={codeOpen} onOpenChange={setCodeOpen} origin={origin} sources={snippetSources} />}
     </Tooltip.Provider>
   );
 }

@@ -21,13 +21,15 @@ export interface SnippetSource {
   body: ChatCompletionBody;
   /** Whether this is the request a run sent (else the one Run will send). */
   sent: boolean;
+  /** The Svc-Project it is recorded in. */
+  projectRef: string;
 }
 
-export function SnippetDialog({ open, onOpenChange, origin, projectRef, sources }: { open: boolean; onOpenChange: (open: boolean) => void; origin: string; projectRef: string; sources: SnippetSource[] }) {
+export function SnippetDialog({ open, onOpenChange, origin, sources }: { open: boolean; onOpenChange: (open: boolean) => void; origin: string; sources: SnippetSource[] }) {
   const [language, setLanguage] = useState<keyof ChatSnippets>("curl");
   const [sourceIndex, setSourceIndex] = useState(0);
   const source = sources[Math.min(sourceIndex, sources.length - 1)];
-  const snippets = useMemo(() => source && chatSnippets({ origin, projectRef, body: source.body as Record<string, unknown> }), [origin, projectRef, source]);
+  const snippets = useMemo(() => source && chatSnippets({ origin, projectRef: source.projectRef, body: source.body as Record<string, unknown> }), [origin, source]);
 
   function onTabKey(event: KeyboardEvent) {
     const i = LANGUAGES.findIndex((l) => l.id === language);

@@ -24,9 +24,9 @@ export function useRunPair(startCompared: boolean, onAnswer: (run: ChatRun) => v
     clearSingle();
   }, [compare, single, clearSingle, onAnswer]);
 
-  /** Runs each active column on the request built for it. */
-  function start(requestFor: (i: ColumnIndex) => ChatCompletionBody, projectRef: string | undefined) {
-    for (const i of columns) void pair[i].start(requestFor(i), projectRef);
+  /** Runs each active column on the request built for it, recorded in the project given for it. */
+  function start(requestFor: (i: ColumnIndex) => ChatCompletionBody, projectFor: (i: ColumnIndex) => string | undefined) {
+    for (const i of columns) void pair[i].start(requestFor(i), projectFor(i));
   }
   function stop() {
     a.stop();

@@ -9,8 +9,8 @@ import type { ChatCompletionContext, Completion } from "@/lib/inference/completi
 import { resolveModel } from "@/lib/inference/resolve-model";
 import { completeOnUpstream } from "@/lib/inference/upstream-completion";
 
-// POST /v1/chat/completions: attribute the call to a project (Svc-Project, else the caller's
-// default), resolve the model, run it on the embedded engine or pass it to an upstream server,
+// POST /v1/chat/completions: resolve the model, attribute the call to a project (Svc-Project, else a
+// trained model's own project, else the caller's default), run it on the embedded engine or pass it to an upstream server,
 // and record the call (committed before the response ends on PostgreSQL: call-recorder.ts).
 
 export async function createChatCompletion(ctx: ChatCompletionContext): Promise<ChatCompletion | Response> {
@@ -18,8 +18,10 @@ export async function createChatCompletion(ctx: ChatCompletionContext): Promise<
   if (ctx.projectRef !== undefined && !projectRefSchema.safeParse(ctx.projectRef).success) {
     throw invalid(["header", "svc-project"], "Svc-Project must be <team>/<project>.", "string_pattern_mismatch");
   }
-  const project = await resolveProject(principal, ctx.projectRef ?? (await defaultProjectRef(principal)), "use");
   const resolved = await resolveModel(principal, request.model);
+  // Recorded in Svc-Project's project; without it, a trained model's calls go to its own project and a
+  // base model's to the caller's default (docs/contract.md "Inference names").
+  const project = await resolveProject(principal, ctx.projectRef ?? resolved.trained?.project ?? (await defaultProjectRef(principal)), "use");
   const startedAt = new Date();
   const callId = randomUUID();
   const requestId = request.request_id ?? ctx.requestId;

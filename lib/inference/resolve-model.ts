@@ -12,7 +12,15 @@ import { baseModelCatalogue, type BaseModel, type GgufBaseModel, type UpstreamBa
 // base model), also behind any `<scheme>-artifact:///` prefix (ART sends wandb-artifact:///…).
 
 /** What serves an inference name: the embedded engine with these weights, or an upstream server. */
-export type ResolvedModel = { servedName: string; trained?: { modelId: string; step: number } } & (
+/** A trained model's weights: which model, which step, and its project (`team/project`: where its
+ *  calls are recorded unless the caller names another). */
+export interface TrainedRef {
+  modelId: string;
+  step: number;
+  project: string;
+}
+
+export type ResolvedModel = { servedName: string; trained?: TrainedRef } & (
   | { base: GgufBaseModel; gguf: string; adapter?: AdapterRef }
   | { base: UpstreamBaseModel }
 );
@@ -64,11 +72,12 @@ export async function resolveModel(principal: Principal, requested: string | und
         });
   if (step !== undefined && step > 0 && !checkpoint) throw modelNotFound(requested);
   const servedName = `${entity}/${project}/${modelName}:step${checkpoint?.step ?? 0}`;
-  if (!checkpoint) return { servedName, base: modelBase, gguf: modelBase.gguf, trained: { modelId: model.id, step: 0 } };
+  const projectRef = `${entity}/${project}`;
+  if (!checkpoint) return { servedName, base: modelBase, gguf: modelBase.gguf, trained: { modelId: model.id, step: 0, project: projectRef } };
   const file = path.resolve(dataPaths().checkpoints, checkpoint.file);
   return checkpoint.format === "lora"
-    ? { servedName, base: modelBase, gguf: modelBase.gguf, adapter: { path: file }, trained: { modelId: model.id, step: checkpoint.step } }
-    : { servedName, base: modelBase, gguf: file, trained: { modelId: model.id, step: checkpoint.step } };
+    ? { servedName, base: modelBase, gguf: modelBase.gguf, adapter: { path: file }, trained: { modelId: model.id, step: checkpoint.step, project: projectRef } }
+    : { servedName, base: modelBase, gguf: file, trained: { modelId: model.id, step: checkpoint.step, project: projectRef } };
 }
 
 function asBase(base: BaseModel): ResolvedModel {
