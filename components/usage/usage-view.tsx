@@ -164,7 +164,7 @@ export function UsageView() {
               </span>
               <h2 className="mt-3 text-sm font-semibold text-zinc-900">No chat completions in this range</h2>
               <p className="mt-1 max-w-md text-sm text-zinc-500">
-                Every call to <code className="font-mono text-xs">/v1/chat/completions</code> counts here, by the project in its <code className="font-mono text-xs">Svc-Project</code> header. Try a wider range, or run a prompt.
+                Every call to <code className="font-mono text-xs">/v1/chat/completions</code> counts here, by the project in its <code className="font-mono text-xs">Svc-Project</code> header (without one: a trained model&apos;s own project, else your default). Try a wider range, or run a prompt.
               </p>
               <Button asChild variant="secondary" size="sm" className="mt-4">
                 <Link href="/playground">
