@@ -17,5 +17,5 @@ export function proxy(request: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!v1(?:/|$)|feedback(?:/|$)|annotation_queues(?:/|$)|api/auth(?:/|$)|login(?:/|$)|_next/|favicon\\.ico$).*)"],
+  matcher: ["/((?!v1(?:/|$)|feedback(?:/|$)|annotation_queues(?:/|$)|api/auth(?:/|$)|login(?:/|$)|_next/|favicon\\.ico$|icon\\.svg$).*)"],
 };

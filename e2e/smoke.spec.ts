@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { E2E_ADMIN, E2E_INIT_API_KEY } from "../playwright.config";
+import { signInAsAdmin } from "./session";
 
 // The app as a fresh install: started by npm start with its embedded defaults.
 
@@ -65,4 +66,19 @@ test("the admin signs in with the keyboard and lands in the console", async ({ p
   // The console's cookie session reaches the API the same way programmatic clients do.
   const me = await page.request.get("/v1/me");
   expect(await me.json()).toMatchObject({ auth: "session", user: { username: E2E_ADMIN.username } });
+});
+
+test("an unknown console address says so and offers the way back, and no page asks for a file that is not there", async ({ page }) => {
+  const missing: string[] = [];
+  page.on("response", (response) => {
+    if (response.status() === 404 && response.request().resourceType() !== "document") missing.push(response.url());
+  });
+  await signInAsAdmin(page);
+  const response = await page.goto("/no-such-page");
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+  await page.getByRole("link", { name: "Back to the console" }).click();
+  await expect(page).not.toHaveURL(/no-such-page/);
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  expect(missing).toEqual([]);
 });
