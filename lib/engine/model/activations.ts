@@ -2,18 +2,24 @@
 // M = batch·seqLen and reused across steps (a training step allocates nothing). Shapes in rows.
 // LoRA adds little: each adapter keeps u [M,rank] (not its input, which the block keeps anyway),
 // plus shared scratch: du [M,rank] and, with dropout, two [M,max(D,F)] buffers for the mask and
-// the dropped input (regenerated in backward, never kept per adapter).
-import { headDim, type LlamaConfig } from "./config";
+// the dropped input (regenerated in backward, never kept per adapter). Q = nHeads·headDim is the
+// width of q and of the attention output (D unless the heads are widened, as qwen3's are).
+import { headDim, kvDim, qDim, type LlamaConfig } from "./config";
 import type { LoraConfig, LoraTarget } from "./lora";
 
 /** What one transformer block keeps from forward for backward. */
 export interface BlockActivations {
   xn1: Float32Array; // [M,D] attn_norm output
   rstd1: Float32Array; // [M]
-  q: Float32Array; // [M,D] after RoPE
+  q: Float32Array; // [M,Q] after RoPE
   k: Float32Array; // [M,kvD] after RoPE
   v: Float32Array; // [M,kvD]
-  att: Float32Array; // [M,D] attention output, before attn_output
+  /** Per-head q/k norm only (else empty): q and k before their norm, and each head's rstd. */
+  qPre: Float32Array; // [M,Q]
+  kPre: Float32Array; // [M,kvD]
+  rstdQ: Float32Array; // [M·nHeads]
+  rstdK: Float32Array; // [M·nKvHeads]
+  att: Float32Array; // [M,Q] attention output, before attn_output
   lse: Float32Array; // [B,H,T] attention log-sum-exp
   resMid: Float32Array; // [M,D] residual after the attention sublayer
   xn2: Float32Array; // [M,D] ffn_norm output
@@ -28,15 +34,18 @@ export interface BlockActivations {
 /** Gradient buffers shared by all blocks during backward (each block overwrites them). */
 export interface BlockScratch {
   dxn: Float32Array; // [M,D]
-  datt: Float32Array; // [M,D]
-  dq: Float32Array; // [M,D]
+  datt: Float32Array; // [M,Q]
+  dq: Float32Array; // [M,Q]
   dk: Float32Array; // [M,kvD]
   dv: Float32Array; // [M,kvD]
+  /** Per-head q/k norm only (else empty): ∂L/∂q, ∂L/∂k before their norm. */
+  dqPre: Float32Array; // [M,Q]
+  dkPre: Float32Array; // [M,kvD]
   dgate: Float32Array; // [M,F]
   dup: Float32Array; // [M,F]
   dh: Float32Array; // [M,F]
-  /** LoRA (empty otherwise): du [M,rank]; dropout's mask and dropped input [M,max(D,F)];
-   *  the unused gain gradient [D] of a frozen norm. */
+  /** LoRA (empty otherwise): du [M,rank]; dropout's mask and dropped input [M,max(D,F,Q)] (an
+   *  adapter's input is x, h or att); the unused gain gradient [max(D,headDim)] of a frozen norm. */
   loraDu: Float32Array;
   dropMask: Float32Array;
   dropped: Float32Array;
@@ -61,21 +70,23 @@ export class Activations {
 
   constructor(c: LlamaConfig, rows: number, lora: LoraConfig | null = null) {
     const M = rows;
-    const kvDim = c.nKvHeads * headDim(c);
+    const [Q, kvD] = [qDim(c), kvDim(c)];
+    const qkNorm = c.qkNorm ? M : 0; // rows of the per-head norm buffers
     const f = (n: number) => new Float32Array(n);
     this.rows = M;
     this.residual = Array.from({ length: c.nLayers + 1 }, () => f(M * c.dim));
     this.blocks = Array.from({ length: c.nLayers }, () => ({
-      xn1: f(M * c.dim), rstd1: f(M), q: f(M * c.dim), k: f(M * kvDim), v: f(M * kvDim), att: f(M * c.dim),
+      xn1: f(M * c.dim), rstd1: f(M), q: f(M * Q), k: f(M * kvD), v: f(M * kvD),
+      qPre: f(qkNorm * Q), kPre: f(qkNorm * kvD), rstdQ: f(qkNorm * c.nHeads), rstdK: f(qkNorm * c.nKvHeads), att: f(M * Q),
       lse: f(M * c.nHeads), resMid: f(M * c.dim), xn2: f(M * c.dim), rstd2: f(M),
       gate: f(M * c.ffnDim), up: f(M * c.ffnDim), h: f(M * c.ffnDim),
       loraU: Object.fromEntries((lora?.targets ?? []).map((t) => [t, f(M * lora!.rank)])),
     }));
-    const dropWidth = lora && lora.dropout > 0 ? M * Math.max(c.dim, c.ffnDim) : 0;
+    const dropWidth = lora && lora.dropout > 0 ? M * Math.max(c.dim, c.ffnDim, Q) : 0;
     this.scratch = {
-      dxn: f(M * c.dim), datt: f(M * c.dim), dq: f(M * c.dim), dk: f(M * kvDim), dv: f(M * kvDim),
+      dxn: f(M * c.dim), datt: f(M * Q), dq: f(M * Q), dk: f(M * kvD), dv: f(M * kvD), dqPre: f(qkNorm * Q), dkPre: f(qkNorm * kvD),
       dgate: f(M * c.ffnDim), dup: f(M * c.ffnDim), dh: f(M * c.ffnDim),
-      loraDu: f(lora ? M * lora.rank : 0), dropMask: f(dropWidth), dropped: f(dropWidth), frozenGain: f(lora ? c.dim : 0),
+      loraDu: f(lora ? M * lora.rank : 0), dropMask: f(dropWidth), dropped: f(dropWidth), frozenGain: f(lora ? Math.max(c.dim, headDim(c)) : 0),
     };
     this.xnFinal = f(M * c.dim);
     this.rstdFinal = f(M);

@@ -1,12 +1,15 @@
 // One llama transformer block, forward and backward:
-//   x ─ attn_norm ─ q,k,v ─ RoPE(q,k) ─ causal GQA attention ─ attn_output ─(+x)→ resMid
+//   x ─ attn_norm ─ q,k,v (+bias) ─ [per-head norm of q,k] ─ RoPE(q,k) ─ causal GQA attention ─ attn_output ─(+x)→ resMid
 //   resMid ─ ffn_norm ─ gate,up ─ silu(gate)·up ─ ffn_down ─(+resMid)→ out
+// The bracketed and (+bias) steps are the real architectures' (config.ts): qwen2's q/k/v biases, qwen3's
+// q/k norms. q and the attention output are Q = nHeads·headDim wide (D unless heads are widened).
 // Each of the seven projections may carry a LoRA adapter (layers/lora.ts) beside its weight; with
 // frozen weights (LoRA training) backward still carries ∂L/∂x through every layer but computes no
 // weight gradient.
 import type { AttentionShape, Kernels } from "../kernels";
 import type { BlockActivations, BlockScratch } from "./activations";
-import { headDim, type LlamaConfig } from "./config";
+import { headDim, kvDim, qDim, type LlamaConfig } from "./config";
+import { biasBackward, biasForward } from "./layers/bias";
 import { linearBackward, linearForward } from "./layers/linear";
 import { dropoutStream, loraBackward, loraForward, type LoraDropout, type LoraPath } from "./layers/lora";
 import { ropeBackward, ropeForward, type RopeTable } from "./layers/rope";
@@ -16,21 +19,31 @@ import type { ParameterSet } from "./parameters";
 /** One block's tensors (weights or their gradients), named after the GGUF tensors. */
 export interface BlockTensors {
   attnNorm: Float32Array; // [D]
-  q: Float32Array; // [D,D]
+  q: Float32Array; // [Q,D]
   k: Float32Array; // [kvD,D]
   v: Float32Array; // [kvD,D]
-  output: Float32Array; // [D,D]
+  output: Float32Array; // [D,Q]
   ffnNorm: Float32Array; // [D]
   gate: Float32Array; // [F,D]
   up: Float32Array; // [F,D]
   down: Float32Array; // [D,F]
+  /** config.qkvBias: [Q], [kvD], [kvD] */
+  qBias?: Float32Array;
+  kBias?: Float32Array;
+  vBias?: Float32Array;
+  /** config.qkNorm: [headDim] each */
+  qNorm?: Float32Array;
+  kNorm?: Float32Array;
 }
 
 export function blockTensors(params: ParameterSet, layer: number, of: "value" | "grad"): BlockTensors {
-  const t = (name: string) => params[of](`blk.${layer}.${name}.weight`);
+  const t = (name: string) => params[of](`blk.${layer}.${name}`);
+  const optional = (name: string) => (params.has(`blk.${layer}.${name}`) ? t(name) : undefined);
   return {
-    attnNorm: t("attn_norm"), q: t("attn_q"), k: t("attn_k"), v: t("attn_v"), output: t("attn_output"),
-    ffnNorm: t("ffn_norm"), gate: t("ffn_gate"), up: t("ffn_up"), down: t("ffn_down"),
+    attnNorm: t("attn_norm.weight"), q: t("attn_q.weight"), k: t("attn_k.weight"), v: t("attn_v.weight"), output: t("attn_output.weight"),
+    ffnNorm: t("ffn_norm.weight"), gate: t("ffn_gate.weight"), up: t("ffn_up.weight"), down: t("ffn_down.weight"),
+    qBias: optional("attn_q.bias"), kBias: optional("attn_k.bias"), vBias: optional("attn_v.bias"),
+    qNorm: optional("attn_q_norm.weight"), kNorm: optional("attn_k_norm.weight"),
   };
 }
 
@@ -58,6 +71,7 @@ type Projection = "q" | "k" | "v" | "output" | "gate" | "up" | "down";
 const TARGET: Record<Projection, LoraTarget> = {
   q: "attn_q", k: "attn_k", v: "attn_v", output: "attn_output", gate: "ffn_gate", up: "ffn_up", down: "ffn_down",
 };
+const BIAS: Partial<Record<Projection, "qBias" | "kBias" | "vBias">> = { q: "qBias", k: "kBias", v: "vBias" };
 
 // The dropout of one adapter in this pass: forward and backward draw the same stream.
 function loraDropout(ctx: BlockContext, layer: number, target: LoraTarget, d: BlockScratch): LoraDropout | null {
@@ -69,26 +83,33 @@ function loraDropout(ctx: BlockContext, layer: number, target: LoraTarget, d: Bl
 export function blockForward(ctx: BlockContext, p: BlockParams, a: BlockActivations, x: Float32Array, out: Float32Array, d: BlockScratch): void {
   const { kernels: k, config: c, rope, attention: s } = ctx;
   const M = s.batch * s.seqLen;
-  const [D, F, dh] = [c.dim, c.ffnDim, headDim(c)];
-  const kvD = c.nKvHeads * dh;
+  const [D, F, Q, kvD, dh] = [c.dim, c.ffnDim, qDim(c), kvDim(c), headDim(c)];
   const w = p.w;
-  // y (=, or += when accumulate) x·Wᵀ, plus the adapter's s·drop(x)·Aᵀ·Bᵀ where W has one.
+  // y (=, or += when accumulate) x·Wᵀ (+ b), plus the adapter's s·drop(x)·Aᵀ·Bᵀ where W has one.
   const project = (proj: Projection, y: Float32Array, input: Float32Array, inDim: number, outDim: number, accumulate = false) => {
     linearForward(k, y, input, w[proj], M, inDim, outDim, accumulate);
+    const bias = BIAS[proj] && w[BIAS[proj]];
+    if (bias) biasForward(y, bias, M, outDim);
     const target = TARGET[proj];
     const adapter = p.lora[target];
     if (adapter) loraForward(k, y, a.loraU[target]!, input, adapter, M, loraDropout(ctx, p.layer, target, d));
   };
 
   k.rmsnormForward(a.xn1, a.rstd1, x, w.attnNorm, M, D, c.normEps);
-  project("q", a.q, a.xn1, D, D);
-  project("k", a.k, a.xn1, D, kvD);
+  // With per-head norms, q and k are projected into qPre and kPre and normed (each head a row) into q, k.
+  const [qOut, kOut] = c.qkNorm ? [a.qPre, a.kPre] : [a.q, a.k];
+  project("q", qOut, a.xn1, D, Q);
+  project("k", kOut, a.xn1, D, kvD);
   project("v", a.v, a.xn1, D, kvD);
+  if (c.qkNorm) {
+    k.rmsnormForward(a.q, a.rstdQ, a.qPre, w.qNorm!, M * c.nHeads, dh, c.normEps);
+    k.rmsnormForward(a.k, a.rstdK, a.kPre, w.kNorm!, M * c.nKvHeads, dh, c.normEps);
+  }
   ropeForward(a.q, rope, s.batch, s.seqLen, c.nHeads, dh);
   ropeForward(a.k, rope, s.batch, s.seqLen, c.nKvHeads, dh);
   k.attentionForward(a.att, a.lse, a.q, a.k, a.v, s);
   a.resMid.set(x.subarray(0, M * D));
-  project("output", a.resMid, a.att, D, D, true); // resMid = x + att·Woᵀ
+  project("output", a.resMid, a.att, Q, D, true); // resMid = x + att·Woᵀ
 
   k.rmsnormForward(a.xn2, a.rstd2, a.resMid, w.ffnNorm, M, D, c.normEps);
   project("gate", a.gate, a.xn2, D, F);
@@ -105,18 +126,19 @@ export function blockBackward(
 ): void {
   const { kernels: k, config: c, rope, attention: s } = ctx;
   const M = s.batch * s.seqLen;
-  const [D, F, dh] = [c.dim, c.ffnDim, headDim(c)];
-  const kvD = c.nKvHeads * dh;
+  const [D, F, Q, kvD, dh] = [c.dim, c.ffnDim, qDim(c), kvDim(c), headDim(c)];
   const { w, g } = p;
   // dx (=, or += when accumulate) ∂L/∂input through the projection and its adapter, from dy.
   const projectBack = (proj: Projection, dx: Float32Array, dy: Float32Array, input: Float32Array, inDim: number, outDim: number, accumulate: boolean) => {
     linearBackward(k, dx, g ? g[proj] : null, dy, input, w[proj], M, inDim, outDim, accumulate);
+    const biasGrad = g && BIAS[proj] && g[BIAS[proj]];
+    if (biasGrad) biasBackward(biasGrad, dy, M, outDim);
     const target = TARGET[proj];
     const adapter = p.lora[target];
     if (adapter) loraBackward(k, dx, d.loraDu, dy, a.loraU[target]!, input, adapter, M, loraDropout(ctx, p.layer, target, d));
   };
   // A frozen gain's gradient is computed by the kernel (a D-length sum, negligible) and dropped.
-  const gainGrad = (name: "attnNorm" | "ffnNorm") => (g ? g[name] : d.frozenGain.fill(0));
+  const gainGrad = (name: "attnNorm" | "ffnNorm" | "qNorm" | "kNorm") => (g ? g[name]! : d.frozenGain.fill(0));
 
   projectBack("down", d.dh, dres, a.h, F, D, false);
   k.swigluBackward(d.dgate, d.dup, d.dh, a.gate, a.up, M * F);
@@ -124,12 +146,18 @@ export function blockBackward(
   projectBack("up", d.dxn, d.dup, a.xn2, D, F, true);
   k.rmsnormBackward(dres, gainGrad("ffnNorm"), d.dxn, a.resMid, w.ffnNorm, a.rstd2, M, D); // dres is now ∂L/∂resMid
 
-  projectBack("output", d.datt, dres, a.att, D, D, false);
+  projectBack("output", d.datt, dres, a.att, Q, D, false);
   k.attentionBackward(d.dq, d.dk, d.dv, d.datt, a.q, a.k, a.v, a.att, a.lse, s);
   ropeBackward(d.dq, rope, s.batch, s.seqLen, c.nHeads, dh);
   ropeBackward(d.dk, rope, s.batch, s.seqLen, c.nKvHeads, dh);
-  projectBack("q", d.dxn, d.dq, a.xn1, D, D, false);
-  projectBack("k", d.dxn, d.dk, a.xn1, D, kvD, true);
+  let [dq, dk] = [d.dq, d.dk];
+  if (c.qkNorm) {
+    [dq, dk] = [d.dqPre.fill(0, 0, M * Q), d.dkPre.fill(0, 0, M * kvD)];
+    k.rmsnormBackward(dq, gainGrad("qNorm"), d.dq, a.qPre, w.qNorm!, a.rstdQ, M * c.nHeads, dh);
+    k.rmsnormBackward(dk, gainGrad("kNorm"), d.dk, a.kPre, w.kNorm!, a.rstdK, M * c.nKvHeads, dh);
+  }
+  projectBack("q", d.dxn, dq, a.xn1, D, Q, false);
+  projectBack("k", d.dxn, dk, a.xn1, D, kvD, true);
   projectBack("v", d.dxn, d.dv, a.xn1, D, kvD, true);
   k.rmsnormBackward(dres, gainGrad("attnNorm"), d.dxn, x, w.attnNorm, a.rstd1, M, D); // dres is now ∂L/∂x
 }

@@ -8,6 +8,11 @@
 // optimizer, clipping, zeroing and saved states act on adapters alone; backward flows through the
 // frozen layers (embedding, norms, head included) without computing their weight gradients.
 //
+// The config's architecture (config.ts) may be Anneal's plain llama or a real checkpoint's (qwen2's
+// biases, qwen3's q/k norms and wide heads, NEOX RoPE, Llama 3's frequency factors, a tied head). Both
+// modes compute every gradient of every architecture; only Anneal's own layout can be written back as
+// a full checkpoint (writeLlamaGguf), so the API trains others as LoRA adapters.
+//
 // Usage (SFT; RL is the same with its own dLogprobs):
 //   const model = new LlamaModel(config, { seed: 1 });      // or { weights, lora: { config, seed } }
 //   const { logprobs } = model.forward({ tokens, targets, batchSize: B, seqLen: T }, { dropoutSeed });
@@ -18,7 +23,7 @@ import { defaultKernels, type Kernels } from "../kernels";
 import type { LoraAdapter } from "../gguf/lora-gguf";
 import { Activations } from "./activations";
 import { blockBackward, blockForward, blockTensors, type BlockContext, type BlockParams } from "./block";
-import { headDim, type LlamaConfig, type LlamaWeights } from "./config";
+import { configProblems, headDim, outputWeightName, ropeStyleOf, type LlamaConfig, type LlamaWeights } from "./config";
 import { initWeights } from "./init-weights";
 import { embeddingBackward, embeddingForward } from "./layers/embedding";
 import { linearBackward, linearForward } from "./layers/linear";
@@ -82,11 +87,7 @@ export interface ForwardOptions {
 }
 
 export function validateConfig(c: LlamaConfig): void {
-  const problems = [
-    c.dim % c.nHeads !== 0 && "dim must be a multiple of nHeads",
-    headDim(c) % 2 !== 0 && "head dimension must be even for RoPE",
-    c.nHeads % c.nKvHeads !== 0 && "nHeads must be a multiple of nKvHeads",
-  ].filter(Boolean);
+  const problems = configProblems(c);
   if (problems.length) throw new Error(`invalid LlamaConfig: ${problems.join("; ")}`);
 }
 
@@ -99,7 +100,9 @@ export class LlamaModel {
   /** The adapters' settings; null in full mode. */
   readonly lora: LoraConfig | null;
   readonly kernels: Kernels;
-  private readonly rope: RopeTable;
+  /** cos/sin per (position, pair), for the longest sequence run so far (a 131k context's table is
+   *  tens of MB, and each position's entries do not depend on the table's length). */
+  private rope: RopeTable | null = null;
   private readonly blocks: BlockParams[];
   private activations: Activations | null = null;
   /** The forward pass backward will differentiate; cleared by backward (it consumes the logits). */
@@ -118,7 +121,6 @@ export class LlamaModel {
     this.params = lora ? new ParameterSet(loraTensorShapes(config, lora.config)) : this.base;
     if (lora?.adapters) loadLoraAdapters(this.params, config, lora.config, lora.adapters);
     else if (lora) initLoraAdapters(this.params, config, lora.config, lora.seed);
-    this.rope = ropeTable(config.contextLength, headDim(config), config.ropeBase);
     this.blocks = Array.from({ length: config.nLayers }, (_, layer) => ({
       layer,
       w: blockTensors(this.base, layer, "value"),
@@ -143,6 +145,9 @@ export class LlamaModel {
     if (!this.activations || this.activations.rows < M) this.activations = new Activations(c, M, this.lora);
     const a = this.activations;
     const dropout = this.lora && this.lora.dropout > 0 && options.dropoutSeed !== undefined ? { p: this.lora.dropout, seed: options.dropoutSeed } : null;
+    if (!this.rope || this.rope.seqLen < T) {
+      this.rope = ropeTable(T, headDim(c), c.ropeBase, { style: ropeStyleOf(c), freqFactors: c.ropeFreqFactors });
+    }
     const ctx: BlockContext = {
       kernels: this.kernels, config: c, rope: this.rope,
       attention: { batch: B, seqLen: T, nHeads: c.nHeads, nKvHeads: c.nKvHeads, headDim: headDim(c) },
@@ -152,7 +157,7 @@ export class LlamaModel {
     embeddingForward(a.residual[0], this.base.value("token_embd.weight"), tokens, M, c.dim);
     for (let l = 0; l < c.nLayers; l++) blockForward(ctx, this.blocks[l], a.blocks[l], a.residual[l], a.residual[l + 1], a.scratch);
     this.kernels.rmsnormForward(a.xnFinal, a.rstdFinal, a.residual[c.nLayers], this.base.value("output_norm.weight"), M, c.dim, c.normEps);
-    linearForward(this.kernels, a.logits, a.xnFinal, this.base.value("output.weight"), M, c.dim, c.vocabSize);
+    linearForward(this.kernels, a.logits, a.xnFinal, this.base.value(outputWeightName(c)), M, c.dim, c.vocabSize);
     this.kernels.tokenLogprobsForward(a.logprobs, a.entropies, a.logitsLse, a.logits, targets, M, c.vocabSize);
 
     this.pending = { batch, ctx };
@@ -183,9 +188,11 @@ export class LlamaModel {
     const dxn = a.scratch.dxn;
     const base = this.base;
     // A frozen base (LoRA) has no gradients: the head's dW is skipped, the final norm's gain
-    // gradient goes to scratch, and the embedding (nothing below it) has no backward at all.
+    // gradient goes to scratch, and the embedding (nothing below it) has no backward at all. A tied
+    // head's dW and the embedding's scatter-add both land in token_embd's gradient, which sums them.
     const grad = (name: string) => (base.frozen ? null : base.grad(name));
-    linearBackward(this.kernels, dxn, grad("output.weight"), a.logits, a.xnFinal, base.value("output.weight"), M, c.dim, c.vocabSize, false);
+    const head = outputWeightName(c);
+    linearBackward(this.kernels, dxn, grad(head), a.logits, a.xnFinal, base.value(head), M, c.dim, c.vocabSize, false);
     a.dResidual.fill(0, 0, M * c.dim);
     const normGrad = grad("output_norm.weight") ?? a.scratch.frozenGain.fill(0);
     this.kernels.rmsnormBackward(a.dResidual, normGrad, dxn, a.residual[c.nLayers], base.value("output_norm.weight"), a.rstdFinal, M, c.dim);

@@ -6,7 +6,7 @@
 // shaped as PEFT and llama.cpp store them, so they go straight to writeLoraGguf and back.
 import type { LoraAdapter } from "../gguf/lora-gguf";
 import { Prng } from "../prng";
-import { tensorShapes, type LlamaConfig } from "./config";
+import { weightShapes, type LlamaConfig } from "./config";
 import type { ParameterSet, TensorShapes } from "./parameters";
 
 /** The projections an adapter can sit on, by their GGUF weight suffix (blk.N.<target>.weight). */
@@ -62,7 +62,7 @@ export const loraWeightName = (layer: number, target: LoraTarget): string => `bl
 
 /** A [rank,in] and B [out,rank] for a weight W[out,in] of this model. */
 export function loraShapes(config: LlamaConfig, weight: string, rank: number): { a: [number, number]; b: [number, number] } {
-  const shape = tensorShapes(config)[weight];
+  const shape = weightShapes(config)[weight];
   if (shape?.length !== 2) throw new Error(`LoRA: ${weight} is not a matrix of this model`);
   const [out, inDim] = shape;
   return { a: [rank, inDim], b: [out, rank] };

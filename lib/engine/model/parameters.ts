@@ -2,7 +2,7 @@
 // view per tensor. Flat storage lets the optimizer, gradient clipping and zeroing run one loop over
 // everything, and makes a checkpoint's tensors plain subarrays. A model's full weights are one set
 // (named after the GGUF tensors); a LoRA model's adapters are another, and its base a frozen one.
-import { tensorShapes, type LlamaConfig, type LlamaWeights } from "./config";
+import { weightShapes, type LlamaConfig, type LlamaWeights } from "./config";
 
 export type TensorShape = [number, number] | [number];
 /** Tensor name → logical row-major shape; the order is the storage order. */
@@ -45,7 +45,7 @@ export class ParameterSet {
 
   /** Every weight of a llama model, named and shaped as in its GGUF file. */
   static forModel(config: LlamaConfig, options: ParameterSetOptions = {}): ParameterSet {
-    return new ParameterSet(tensorShapes(config), options);
+    return new ParameterSet(weightShapes(config), options);
   }
 
   get count(): number {

@@ -2,7 +2,8 @@
 // independent of the float32 engine: finite-difference gradient checks differentiate it, and it
 // is the yardstick for llama.cpp's logits (labs/ref.mjs matched them to 3.7e-6). One sequence at
 // a time; every function returns a new row-major Float64Array. Slow on purpose: clarity first.
-import { headDim, type LlamaConfig } from "./config";
+import { headDim, kvDim, outputWeightName, qDim, ropeStyleOf, type LlamaConfig } from "./config";
+import type { RopeOptions } from "./layers/rope";
 
 type Vec = ArrayLike<number>;
 
@@ -38,18 +39,21 @@ export function linear64(x: Vec, W: Vec, inDim: number, outDim: number): Float64
   return y;
 }
 
-/** llama RoPE: in each head, rotate the adjacent pair (2i, 2i+1) at row t by t·base^(−2i/dh). */
-export function rope64(x: Vec, nHeads: number, dh: number, base: number): Float64Array {
+/** RoPE: in each head, rotate pair p at row t by t·base^(−2p/dh) / factor_p; the pair is (2p, 2p+1)
+ *  ("norm", llama) or (p, p + dh/2) ("neox", qwen). */
+export function rope64(x: Vec, nHeads: number, dh: number, base: number, options: RopeOptions = {}): Float64Array {
   const y = Float64Array.from(x);
   const width = nHeads * dh;
+  const neox = options.style === "neox";
   for (let t = 0; t < x.length / width; t++)
     for (let h = 0; h < nHeads; h++)
-      for (let i = 0; i < dh; i += 2) {
-        const angle = t * Math.pow(base, -i / dh);
-        const o = t * width + h * dh + i;
-        const [a, b] = [x[o], x[o + 1]];
-        y[o] = a * Math.cos(angle) - b * Math.sin(angle);
-        y[o + 1] = a * Math.sin(angle) + b * Math.cos(angle);
+      for (let p = 0; p < dh / 2; p++) {
+        const angle = (t * Math.pow(base, (-2 * p) / dh)) / (options.freqFactors?.[p] ?? 1);
+        const [i, j] = neox ? [p, p + dh / 2] : [2 * p, 2 * p + 1];
+        const o = t * width + h * dh;
+        const [a, b] = [x[o + i], x[o + j]];
+        y[o + i] = a * Math.cos(angle) - b * Math.sin(angle);
+        y[o + j] = a * Math.sin(angle) + b * Math.cos(angle);
       }
   return y;
 }
@@ -120,21 +124,27 @@ export function loraLinear64(x: Vec, W: Vec, inDim: number, outDim: number, lora
 export function referenceForward(
   c: LlamaConfig, w: Record<string, Vec>, tokens: ArrayLike<number>, lora: Record<string, ReferenceLora> = {},
 ): Float64Array {
-  const dh = headDim(c);
-  const kvDim = c.nKvHeads * dh;
+  const [dh, Q, kvD] = [headDim(c), qDim(c), kvDim(c)];
+  const rope = { style: ropeStyleOf(c), freqFactors: c.ropeFreqFactors };
   let x = embedding64(w["token_embd.weight"], tokens, c.dim);
   for (let l = 0; l < c.nLayers; l++) {
     const p = (name: string) => w[`blk.${l}.${name}.weight`];
-    const proj = (input: Vec, name: string, inDim: number, outDim: number) =>
-      loraLinear64(input, p(name), inDim, outDim, lora[`blk.${l}.${name}.weight`]);
+    // x·Wᵀ (+ the adapter) (+ the bias, where the model has one)
+    const proj = (input: Vec, name: string, inDim: number, outDim: number) => {
+      const y = loraLinear64(input, p(name), inDim, outDim, lora[`blk.${l}.${name}.weight`]);
+      const bias = w[`blk.${l}.${name}.bias`];
+      return bias ? y.map((v, i) => v + bias[i % outDim]) : y;
+    };
+    // Each head of q or k RMS-normed, where the model has per-head norms (qwen3).
+    const headNorm = (y: Float64Array, name: string) => (c.qkNorm ? rmsnorm64(y, p(name), dh, c.normEps) : y);
     const xn = rmsnorm64(x, p("attn_norm"), c.dim, c.normEps);
-    const q = rope64(proj(xn, "attn_q", c.dim, c.dim), c.nHeads, dh, c.ropeBase);
-    const k = rope64(proj(xn, "attn_k", c.dim, kvDim), c.nKvHeads, dh, c.ropeBase);
-    const v = proj(xn, "attn_v", c.dim, kvDim);
-    x = add(x, proj(attention64(q, k, v, c.nHeads, c.nKvHeads, dh), "attn_output", c.dim, c.dim));
+    const q = rope64(headNorm(proj(xn, "attn_q", c.dim, Q), "attn_q_norm"), c.nHeads, dh, c.ropeBase, rope);
+    const k = rope64(headNorm(proj(xn, "attn_k", c.dim, kvD), "attn_k_norm"), c.nKvHeads, dh, c.ropeBase, rope);
+    const v = proj(xn, "attn_v", c.dim, kvD);
+    x = add(x, proj(attention64(q, k, v, c.nHeads, c.nKvHeads, dh), "attn_output", Q, c.dim));
     const xn2 = rmsnorm64(x, p("ffn_norm"), c.dim, c.normEps);
     const act = swiglu64(proj(xn2, "ffn_gate", c.dim, c.ffnDim), proj(xn2, "ffn_up", c.dim, c.ffnDim));
     x = add(x, proj(act, "ffn_down", c.ffnDim, c.dim));
   }
-  return linear64(rmsnorm64(x, w["output_norm.weight"], c.dim, c.normEps), w["output.weight"], c.dim, c.vocabSize);
+  return linear64(rmsnorm64(x, w["output_norm.weight"], c.dim, c.normEps), w[outputWeightName(c)], c.dim, c.vocabSize);
 }

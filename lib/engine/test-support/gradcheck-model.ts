@@ -1,7 +1,7 @@
 // Test fixture for whole-model gradient checks: a tiny llama configuration (grouped-query attention,
-// 2 query heads sharing 1 kv head, head dim 4, two layers) and batch, a model whose weights are
-// scaled up so softmax, SwiGLU and the norms are exercised in their curved regions, and the float64
-// objective the checks differentiate.
+// 2 query heads sharing 1 kv head, head dim 4, two layers) and its variants in the real architectures'
+// layouts, a batch, a model whose weights are scaled up so softmax, SwiGLU and the norms are exercised
+// in their curved regions, and the float64 objective the checks differentiate.
 import type { Kernels } from "../kernels";
 import type { LlamaConfig } from "../model/config";
 import { dot } from "../model/gradcheck";
@@ -13,6 +13,15 @@ export const GRADCHECK_CONFIG: LlamaConfig = {
   vocabSize: 11, dim: 8, nLayers: 2, nHeads: 2, nKvHeads: 1, ffnDim: 12, contextLength: 8, ropeBase: 10000, normEps: 1e-5,
 };
 
+/** GRADCHECK_CONFIG as each real architecture shapes it (model/config.ts): what each adds is checked. */
+export const GRADCHECK_ARCHITECTURES: Record<string, LlamaConfig> = {
+  llama: GRADCHECK_CONFIG,
+  "llama, tied, rope freq factors (Llama 3.2)": { ...GRADCHECK_CONFIG, tiedOutput: true, ropeFreqFactors: [1, 5.5] },
+  "qwen2 (Qwen2.5)": { ...GRADCHECK_CONFIG, arch: "qwen2", ropeStyle: "neox", qkvBias: true, tiedOutput: true },
+  // Heads of 6: q and the attention output are 12 wide, wider than the model.
+  qwen3: { ...GRADCHECK_CONFIG, arch: "qwen3", ropeStyle: "neox", headDim: 6, qkNorm: true, tiedOutput: true },
+};
+
 export const GRADCHECK_BATCH: TokenBatch = {
   tokens: Int32Array.from([1, 7, 3, 3, 10, 0, 2, 9, 4, 6]),
   targets: Int32Array.from([7, 3, 3, 10, -1, 2, 9, 4, 6, 5]),
@@ -20,10 +29,10 @@ export const GRADCHECK_BATCH: TokenBatch = {
   seqLen: 5,
 };
 
-// Init weights are ~0.02, which leaves the network almost linear: gains become 1 ± 0.3 and
-// matrices normal(0, 0.5).
-export function roughModel(kernels: Kernels, options: LlamaModelOptions = {}): LlamaModel {
-  const model = new LlamaModel(GRADCHECK_CONFIG, { seed: 3, kernels, ...options });
+// Init weights are ~0.02, which leaves the network almost linear: gains (and biases) become 1 ± 0.3
+// and matrices normal(0, 0.5).
+export function roughModel(kernels: Kernels, options: LlamaModelOptions = {}, config = GRADCHECK_CONFIG): LlamaModel {
+  const model = new LlamaModel(config, { seed: 3, kernels, ...options });
   const prng = new Prng(4);
   for (const slot of model.base.slots) {
     const w = model.base.value(slot.name);
@@ -35,9 +44,8 @@ export function roughModel(kernels: Kernels, options: LlamaModelOptions = {}): L
 /** Σ_t a_t·log π_t + b_t·H_t over GRADCHECK_BATCH, in float64 from the reference forward (with
  *  LoRA adapters whose masks, if any, cover the whole batch's rows). */
 export function referenceObjective(
-  w: Record<string, ArrayLike<number>>, a: Float32Array, b: Float32Array, lora: Record<string, ReferenceLora> = {},
+  w: Record<string, ArrayLike<number>>, a: Float32Array, b: Float32Array, lora: Record<string, ReferenceLora> = {}, c = GRADCHECK_CONFIG,
 ): number {
-  const c = GRADCHECK_CONFIG;
   const { tokens, targets, batchSize: B, seqLen: T } = GRADCHECK_BATCH;
   let total = 0;
   for (let s = 0; s < B; s++) {
