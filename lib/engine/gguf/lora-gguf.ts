@@ -1,8 +1,9 @@
 // LoRA adapters as GGUF files that llama.cpp applies to a base model at context creation:
 // W' = W + scale·(alpha/rank)·B·A. For a weight W[out][in], A is [rank][in] (GGUF dims [in, rank])
 // and B is [out][rank] (GGUF dims [rank, out]), stored as "<weight name>.lora_a" / ".lora_b".
+// general.architecture is the base's: llama.cpp refuses an adapter of another architecture.
 
-import type { LlamaConfig } from "../model/config";
+import { archOf, type LlamaConfig } from "../model/config";
 import { LORA_A, LORA_B, loraShapes } from "../model/lora";
 import { ggufDims } from "./llama-gguf";
 import { openGguf } from "./read-gguf";
@@ -42,7 +43,7 @@ export function writeLoraGguf(path: string, options: WriteLoraGgufOptions): void
   writeGguf(
     path,
     {
-      "general.architecture": str("llama"),
+      "general.architecture": str(archOf(options.config)),
       "general.type": str("adapter"),
       "adapter.type": str("lora"),
       "adapter.lora.alpha": f32(options.alpha),
@@ -57,6 +58,8 @@ export function readLoraGguf(path: string, config: LlamaConfig): LoraGgufContent
   try {
     const m = file.metadata;
     if (m["general.type"]?.value !== "adapter" || m["adapter.type"]?.value !== "lora") throw new Error(`${path}: not a LoRA adapter`);
+    const arch = m["general.architecture"]?.value;
+    if (arch !== archOf(config)) throw new Error(`${path}: a LoRA adapter of a ${String(arch)} model, not of this ${archOf(config)} base`);
     const adapters: Record<string, LoraAdapter> = {};
     for (const t of file.tensors) {
       if (!t.name.endsWith(LORA_A)) continue;
