@@ -1,0 +1,190 @@
+// The trainer runs the chat models people download as llama.cpp does: random-weight GGUFs in the exact
+// layouts of Llama 3.0 (untied), Llama 3.2 (tied, rope_freqs), Qwen2.5 and Qwen3 (all with grouped-query
+// attention and their real vocabularies), read by readTrainableGguf, give llama.cpp's next-token
+// log-probabilities at every position, with and without a LoRA adapter on every projection (written by
+// writeLoraGguf, applied by llama.cpp). Each thing an architecture adds is shown to matter: forward
+// passes that get it wrong (the other RoPE pairing, q/k norms dropped, frequency factors ignored, a
+// head that is not the tied embedding, biases dropped) land far outside the bound.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { encodeBf16 } from "../gguf/half-float";
+import { writeLoraGguf } from "../gguf/lora-gguf";
+import { readTrainableGguf, type TrainableGgufContents } from "../gguf/llama-gguf";
+import { defaultKernels, type Kernels } from "../kernels";
+import { Prng } from "../prng";
+import { logSoftmax } from "../serving/generate";
+import { LLAMA_FTYPE, quantizeGgufWithLlama } from "../test-support/ggml-reference";
+import { openLlamaCppReference, type LlamaCppReference } from "../test-support/llama-cpp-reference";
+import { writeRealLayoutModel } from "../test-support/real-layout-models";
+import { SMALL_SHAPES, type RealLayoutShape } from "../test-support/real-layout-shapes";
+import { archOf, type LlamaConfig, type LlamaWeights } from "./config";
+import { LlamaModel, type LlamaModelLora } from "./llama-model";
+import { LORA_TARGETS } from "./lora";
+import { randomNormal } from "./random-tensor";
+
+/** engine.md: llama.cpp in F32 (flash attention off, F32 KV cache) matches a float64 forward to ~1e-5. */
+const BOUND = 2e-3;
+/** A wrong forward pass must miss by this many bounds at least. */
+const MUTATION_MARGIN = 10;
+const TEXT =
+  "<|im_start|>user\nWhat is the capital of France? Answer in one word, please.<|im_end|>\n<|im_start|>assistant\nParis.<|im_end|>\n" +
+  "<|im_start|>user\nAnd of Japan? 日本語 is fine too.<|im_end|>\n<|im_start|>assistant\nTokyo (東京).";
+/** Positions compared (llama.cpp hands back a position's logits as a Map over the whole vocabulary). */
+const POSITIONS = 32;
+
+interface Mutation {
+  name: string;
+  /** The wrong model: a changed config, and weights for it. */
+  config: (c: LlamaConfig) => LlamaConfig;
+  weights?: (w: LlamaWeights, c: LlamaConfig) => LlamaWeights;
+}
+
+const flipRope: Mutation = { name: "the other RoPE pairing", config: (c) => ({ ...c, ropeStyle: c.ropeStyle === "neox" ? "norm" : "neox" }) };
+
+const VARIANTS: { label: string; shape: RealLayoutShape; mutations: Mutation[] }[] = [
+  { label: "llama, untied (Llama 3.0)", shape: SMALL_SHAPES.llamaUntied, mutations: [flipRope] },
+  {
+    label: "llama, tied, rope_freqs (Llama 3.2)",
+    shape: SMALL_SHAPES.llamaTiedRopeFreqs,
+    mutations: [
+      flipRope,
+      { name: "frequency factors ignored", config: ({ ropeFreqFactors: _, ...c }) => c },
+      {
+        name: "a head that is not the tied embedding",
+        config: (c) => ({ ...c, tiedOutput: false }),
+        weights: (w, c) => ({ ...w, "output.weight": randomNormal(new Prng(9), c.vocabSize * c.dim, 1 / Math.sqrt(c.dim)) }),
+      },
+    ],
+  },
+  { label: "qwen2 (Qwen2.5)", shape: SMALL_SHAPES.qwen2, mutations: [flipRope, { name: "q/k/v biases dropped", config: (c) => ({ ...c, qkvBias: false }) }] },
+  { label: "qwen3", shape: SMALL_SHAPES.qwen3, mutations: [flipRope, { name: "q/k norms dropped", config: (c) => ({ ...c, qkNorm: false }) }] },
+];
+
+/** The largest |Δ| between our log-probabilities (from logits [T,V]) and llama.cpp's rows. */
+function maxDifference(logits: Float32Array, rows: Float64Array[], V: number): number {
+  let max = 0;
+  rows.forEach((row, t) => {
+    const ours = logSoftmax(logits.subarray(t * V, (t + 1) * V));
+    for (let j = 0; j < V; j++) max = Math.max(max, Math.abs(ours[j] - row[j]));
+  });
+  return max;
+}
+
+let dir: string;
+beforeAll(() => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-real-parity-"));
+});
+afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
+
+describe.each(VARIANTS)("$label", ({ shape, mutations }) => {
+  let modelPath: string;
+  let base: TrainableGgufContents;
+  let reference: LlamaCppReference;
+  let tokens: number[];
+  let expected: Float64Array[];
+
+  beforeAll(async () => {
+    modelPath = path.join(dir, `${shape.arch}-${shape.tiedOutput}-${shape.llama3Rope ? "rope" : ""}.gguf`);
+    writeRealLayoutModel(modelPath, shape, { seed: 3 });
+    base = readTrainableGguf(modelPath);
+    reference = await openLlamaCppReference(modelPath);
+    tokens = reference.model.tokenize(TEXT, true).slice(0, POSITIONS);
+    expected = await reference.logprobs(tokens);
+  }, 120_000);
+  afterAll(async () => {
+    await reference?.dispose();
+  });
+
+  /** Our logits at every position of `tokens` for a config and weights (and adapters). */
+  const logits = (config: LlamaConfig, weights: LlamaWeights, lora?: LlamaModelLora) => {
+    const model = new LlamaModel(config, { weights, lora });
+    const batch = { tokens: Int32Array.from(tokens), targets: new Int32Array(tokens.length).fill(-1), batchSize: 1, seqLen: tokens.length };
+    return { model, logits: model.forward(batch).logits };
+  };
+
+  it("reads as a LoRA base of its architecture, not as Anneal's own", () => {
+    expect(tokens).toHaveLength(POSITIONS);
+    expect(base.own).toBe(false);
+    expect(base.tokenizer).toBeNull();
+    expect(archOf(base.config)).toBe(shape.arch);
+    expect(base.config).toMatchObject({ vocabSize: shape.vocabSize, nHeads: 4, nKvHeads: 2 });
+    expect(base.config.tiedOutput ?? false).toBe(shape.tiedOutput);
+  });
+
+  it("gives llama.cpp's log-probabilities, and each mutation misses them by far", () => {
+    const err = maxDifference(logits(base.config, base.weights).logits, expected, shape.vocabSize);
+    const missed = mutations.map((m) => {
+      const config = m.config(base.config);
+      return { name: m.name, err: maxDifference(logits(config, m.weights?.(base.weights, config) ?? base.weights).logits, expected, shape.vocabSize) };
+    });
+    console.log(
+      `${shape.arch}${shape.tiedOutput ? " tied" : ""}${shape.llama3Rope ? " rope_freqs" : ""} F32: max |Δlogprob| ${err.toExponential(2)}; ` +
+        missed.map((m) => `${m.name} ${m.err.toExponential(2)} (${(m.err / BOUND).toFixed(0)}× the bound)`).join(", "),
+    );
+    expect(err).toBeLessThan(BOUND);
+    for (const m of missed) expect(m.err, m.name).toBeGreaterThan(MUTATION_MARGIN * BOUND);
+  });
+
+  it("with a LoRA adapter on every projection, gives llama.cpp's log-probabilities with that adapter", async () => {
+    const lora = { rank: 4, alpha: 8, dropout: 0, targets: LORA_TARGETS };
+    const ours = logits(base.config, base.weights, { config: lora, seed: 5 });
+    // A fresh adapter has B = 0 (no change): give every B values that move the outputs.
+    const prng = new Prng(6);
+    for (const adapter of Object.values(ours.model.adapters())) adapter.b.set(randomNormal(prng, adapter.b.length, 1 / Math.sqrt(lora.rank)));
+    const batch = { tokens: Int32Array.from(tokens), targets: new Int32Array(tokens.length).fill(-1), batchSize: 1, seqLen: tokens.length };
+    const adapted = ours.model.forward(batch).logits;
+
+    const adapterPath = modelPath.replace(/\.gguf$/, "-lora.gguf");
+    writeLoraGguf(adapterPath, { config: base.config, adapters: ours.model.adapters(), alpha: lora.alpha });
+    const withLora = await (await reference.withLora({ filePath: adapterPath })).logprobs(tokens);
+    const err = maxDifference(adapted, withLora, shape.vocabSize);
+    const moved = maxDifference(adapted, expected, shape.vocabSize);
+    console.log(`${shape.arch}${shape.tiedOutput ? " tied" : ""}${shape.llama3Rope ? " rope_freqs" : ""} F32 + LoRA: max |Δlogprob| ${err.toExponential(2)} (the adapter moves them by up to ${moved.toFixed(2)})`);
+    expect(err).toBeLessThan(BOUND);
+    expect(moved).toBeGreaterThan(MUTATION_MARGIN * BOUND);
+  });
+});
+
+// A base quantized by llama.cpp itself (llama_model_quantize, as llama-quantize makes the files people
+// download) reads as exactly the weights llama.cpp computes with. llama.cpp's BF16 matmul also rounds
+// each projection's input to BF16 (ggml's vec_dot_type for BF16), which the float32 trainer does not:
+// with that rounding emulated the two agree as F32 files do; without it they differ by what BF16
+// activations cost (measured here: F16 files differ by ~1e-2..4e-2, Q8_0 by ~0.9 on these deliberately
+// peaked random models).
+describe("a qwen3 base that llama.cpp quantized to BF16", () => {
+  it("gives llama.cpp's log-probabilities once its BF16 activations are emulated", async () => {
+    const shape: RealLayoutShape = { ...SMALL_SHAPES.qwen3, vocabSize: 4096 };
+    const [f32Path, bf16Path] = [path.join(dir, "qwen3-f32.gguf"), path.join(dir, "qwen3-bf16.gguf")];
+    writeRealLayoutModel(f32Path, shape, { seed: 3 });
+    quantizeGgufWithLlama(f32Path, bf16Path, LLAMA_FTYPE.MOSTLY_BF16);
+    const base = readTrainableGguf(bf16Path);
+    expect(base.own).toBe(false);
+    const reference = await openLlamaCppReference(bf16Path);
+    try {
+      const tokens = reference.model.tokenize(TEXT, true).slice(0, POSITIONS);
+      const expected = await reference.logprobs(tokens);
+      const batch = { tokens: Int32Array.from(tokens), targets: new Int32Array(tokens.length).fill(-1), batchSize: 1, seqLen: tokens.length };
+      const k = defaultKernels();
+      // Every matmulABt of a forward pass without adapters is a projection x·Wᵀ: its x is rounded.
+      const bf16Inputs: Kernels = { ...k, matmulABt: (C, A, B, M, K, N, acc) => k.matmulABt(C, roundToBf16(A.subarray(0, M * K)), B, M, K, N, acc) };
+      const [plain, emulated] = [k, bf16Inputs].map((kernels) =>
+        maxDifference(new LlamaModel(base.config, { weights: base.weights, kernels }).forward(batch).logits, expected, shape.vocabSize),
+      );
+      console.log(`qwen3 BF16: max |Δlogprob| ${emulated.toExponential(2)} with BF16 activations emulated, ${plain.toExponential(2)} without`);
+      expect(emulated).toBeLessThan(BOUND);
+      expect(plain).toBeGreaterThan(BOUND);
+    } finally {
+      await reference.dispose();
+    }
+  }, 120_000);
+});
+
+function roundToBf16(x: Float32Array): Float32Array {
+  const out = new Float32Array(x.length);
+  const bits = new Uint32Array(out.buffer);
+  encodeBf16(x).forEach((h, i) => (bits[i] = h << 16));
+  return out;
+}
