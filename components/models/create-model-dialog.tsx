@@ -27,6 +27,9 @@ export function CreateModelDialog() {
 
   const trainable = models.data?.filter((m) => m.parent === null && m.trainable) ?? [];
   const defaultBase = trainable.find((m) => m.default)?.id ?? trainable[0]?.id ?? "";
+  const [pickedBase, setPickedBase] = useState<string>();
+  const base = trainable.find((m) => m.id === (pickedBase ?? defaultBase));
+  const loraOnly = base?.train_modes?.includes("full") === false;
   const error = create.error;
   const fields: Record<string, string> = error instanceof ApiError ? { ...error.fields } : {};
   // 409: that name is taken in the project; 400: the base model is unknown.
@@ -40,6 +43,7 @@ export function CreateModelDialog() {
     if (!next) {
       create.reset();
       setMissing({});
+      setPickedBase(undefined);
     }
   }
 
@@ -73,7 +77,15 @@ export function CreateModelDialog() {
       </DialogTrigger>
       <DialogContent title="New model" description={`A model in team ${workspace?.team ?? ""} that you train from a base model. Step 0 serves the base model unchanged.`}>
         <form onSubmit={onSubmit} className="space-y-4" noValidate>
-          <SelectField label="Base model" name="base_model" key={defaultBase} defaultValue={defaultBase} error={fieldError("base_model")} hint="Only trainable base models are listed.">
+          <SelectField
+            label="Base model"
+            name="base_model"
+            key={defaultBase}
+            defaultValue={defaultBase}
+            onChange={(event) => setPickedBase(event.target.value)}
+            error={fieldError("base_model")}
+            hint="Only trainable base models are listed."
+          >
             {models.isPending && <option value="">Loading…</option>}
             {!models.isPending && trainable.length === 0 && <option value="">No trainable base model is configured</option>}
             {trainable.map((m) => (
@@ -98,7 +110,7 @@ export function CreateModelDialog() {
             ))}
           </datalist>
           <Field label="Name" name="name" required autoFocus maxLength={128} placeholder="my-agent" error={fieldError("name")} hint="Letters, digits, . _ - (no spaces or slashes)." />
-          <TrainingModeFields fieldError={fieldError} />
+          <TrainingModeFields key={base?.id} fieldError={fieldError} loraOnly={loraOnly} />
           {models.isError && <Alert>Could not load base models: {errorMessage(models.error)}</Alert>}
           {unplaced && <Alert>{errorMessage(create.error)}</Alert>}
           <DialogActions label="Create model" pendingLabel="Creating…" pending={create.isPending} />

@@ -13,8 +13,9 @@ const MODULES = Object.keys(LORA_TARGET_OF_MODULE) as LoraModule[];
 
 export type TrainingMode = "full" | "lora";
 
-export function TrainingModeFields({ fieldError }: { fieldError: (name: string) => string | undefined }) {
-  const [mode, setMode] = useState<TrainingMode>("full");
+/** `loraOnly`: the base was not made by Anneal, so its models train LoRA adapters only. */
+export function TrainingModeFields({ fieldError, loraOnly = false }: { fieldError: (name: string) => string | undefined; loraOnly?: boolean }) {
+  const [mode, setMode] = useState<TrainingMode>(loraOnly ? "lora" : "full");
   return (
     <fieldset className="space-y-3">
       <legend id="training-mode-label" className="mb-1.5 text-sm font-medium text-zinc-800">
@@ -25,7 +26,7 @@ export function TrainingModeFields({ fieldError }: { fieldError: (name: string) 
         aria-labelledby="training-mode-label"
         variant="subtle"
         options={[
-          { value: "full", label: "Full weights" },
+          { value: "full", label: "Full weights", disabled: loraOnly },
           { value: "lora", label: "LoRA adapter" },
         ]}
         value={mode}
@@ -34,7 +35,7 @@ export function TrainingModeFields({ fieldError }: { fieldError: (name: string) 
       <p className="text-xs text-zinc-500">
         {mode === "full"
           ? "Every weight is updated; each checkpoint is a whole model file."
-          : "The base stays frozen; each checkpoint is a small adapter that llama.cpp and vLLM load over the base. Fixed once the model exists."}
+          : `${loraOnly ? "This base trains LoRA adapters only. " : ""}The base stays frozen; each checkpoint is a small adapter that llama.cpp and vLLM load over the base. Fixed once the model exists.`}
       </p>
       {mode === "lora" && (
         <div className="space-y-3 rounded-lg border border-zinc-200 bg-zinc-50 p-3">

@@ -2,6 +2,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { teamIdsAllowing } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import { baseModelCatalogue } from "@/lib/inference/base-models";
+import { trainModes } from "@/lib/inference/train-modes";
 
 // GET /v1/models: base models first (the default marked), then the trained models of every team
 // the caller may use, named as chat completions takes them.
@@ -19,7 +20,7 @@ export async function listModels(principal: Principal) {
     data: [
       ...models.map((m) => ({
         id: m.name, object: "model" as const, created: startedAt, owned_by: "anneal", root: m.name, parent: null,
-        trainable: m.trainable, default: m === defaultModel, description: m.description,
+        trainable: m.trainable, train_modes: trainModes(m), default: m === defaultModel, description: m.description,
       })),
       ...trained.map((m) => {
         const id = `${m.project.team.name}/${m.project.name}/${m.name}`;

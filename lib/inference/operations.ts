@@ -18,6 +18,10 @@ export const modelSchema = z.object({
   root: z.string(),
   parent: z.string().nullable(),
   trainable: z.boolean(),
+  train_modes: z
+    .array(z.enum(["full", "lora"]))
+    .optional()
+    .describe("Base models: how models of it may train (full weights, a LoRA adapter); empty when serve-only."),
   default: z.boolean(),
   description: z.string().optional(),
 });

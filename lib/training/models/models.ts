@@ -3,11 +3,12 @@ import { defaultTeamName, resolveProject } from "@/lib/auth/projects";
 import { getDb } from "@/lib/db/client";
 import { badRequest, conflict } from "@/lib/contract/errors";
 import { baseModelCatalogue } from "@/lib/inference/base-models";
+import { trainModes } from "@/lib/inference/train-modes";
 import { removeCheckpointFiles } from "@/lib/training/jobs/job-files";
 import { refuseWhileTraining } from "@/lib/training/jobs/active-jobs";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import type { ModelDto } from "@/lib/training/models/schemas";
-import { describeLoraSettings, sameLoraSettings, storedLoraSettings, type LoraSettings } from "./lora-settings";
+import { describeLoraSettings, loraSettingsSchema, sameLoraSettings, storedLoraSettings, type LoraSettings } from "./lora-settings";
 
 type ModelRow = {
   id: string; name: string; baseModel: string; runId: string; currentStep: number; lora: unknown; createdAt: Date;
@@ -41,9 +42,11 @@ export interface CreateModelInput {
  *  return_existing (409 if its base or training mode differs), else 409. */
 export async function createModel(principal: Principal, input: CreateModelInput): Promise<ModelDto> {
   const { models } = baseModelCatalogue();
-  if (!models.some((m) => m.name === input.base_model)) {
-    throw badRequest(`Unknown base_model '${input.base_model}'. Available: ${models.map((m) => m.name).join(", ") || "none"}.`);
-  }
+  const base = models.find((m) => m.name === input.base_model);
+  if (!base) throw badRequest(`Unknown base_model '${input.base_model}'. Available: ${models.map((m) => m.name).join(", ") || "none"}.`);
+  // A base Anneal did not make trains LoRA only: without settings, its models take the defaults.
+  const modes = trainModes(base);
+  const lora = input.lora ?? (modes.length > 0 && !modes.includes("full") ? loraSettingsSchema.parse({}) : null);
   const entity = input.entity ?? (await defaultTeamName(principal));
   const { project } = await resolveProject(principal, `${entity}/${input.project}`, "use");
   const include = { project: { select: { name: true, team: { select: { name: true } } } } } as const;
@@ -54,13 +57,13 @@ export async function createModel(principal: Principal, input: CreateModelInput)
       throw conflict(`Model '${entity}/${input.project}/${input.name}' exists with base_model '${existing.baseModel}', not '${input.base_model}'.`);
     }
     const existingLora = storedLoraSettings(existing.lora);
-    if (!sameLoraSettings(existingLora, input.lora)) {
-      throw conflict(`Model '${entity}/${input.project}/${input.name}' exists and trains ${describeLoraSettings(existingLora)}, not ${describeLoraSettings(input.lora)}.`);
+    if (!sameLoraSettings(existingLora, lora)) {
+      throw conflict(`Model '${entity}/${input.project}/${input.name}' exists and trains ${describeLoraSettings(existingLora)}, not ${describeLoraSettings(lora)}.`);
     }
     return toModelDto(existing);
   }
   const created = await getDb().model.create({
-    data: { projectId: project.id, name: input.name, baseModel: input.base_model, ...(input.lora && { lora: input.lora }) },
+    data: { projectId: project.id, name: input.name, baseModel: input.base_model, ...(lora && { lora }) },
     include,
   });
   return toModelDto(created);
