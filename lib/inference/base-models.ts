@@ -15,7 +15,15 @@ interface BaseModelCommon {
   trainable: boolean;
   description: string;
   /** Declared defaults for `learning_rate: null` (trainable models). */
-  learningRates?: { rl: number; sft: number };
+  learningRates?: LearningRates;
+}
+
+/** A base's rates for full fine-tuning, and for LoRA adapters when measured (else lib/training/trainable-base.ts
+ *  derives them from the full rates). */
+export interface LearningRates {
+  rl: number;
+  sft: number;
+  lora?: { rl: number; sft: number };
 }
 
 /** Served by the embedded engine (node-llama-cpp). */
@@ -49,7 +57,9 @@ export const TINY_CHAT_2: GgufBaseModel = {
   trainable: true,
   description: "Anneal's own 1M-parameter chat model, 512-token context, graded task curriculum (models/tiny-chat-2.md); fully fine-tunable on CPU",
   // models/tiny-chat-2.md: SFT measured by its sweep; RL is tiny-chat's measured rate (same shape and optimizer).
-  learningRates: { rl: 1e-4, sft: 3e-3 },
+  // LoRA (rank 16, alpha 32, every projection), measured through bench:learn (docs/decisions.md, "LoRA on
+  // tiny-chat-2"): RL learns as full weights do at 5×; SFT's best rate is full's own.
+  learningRates: { rl: 1e-4, sft: 3e-3, lora: { rl: 5e-4, sft: 3e-3 } },
 };
 
 /** The first tiny-chat (128-token context): still listed, so its users' models keep serving and training. */
@@ -75,7 +85,10 @@ const modelsFileSchema = z.array(
       description: z.string().default(""),
       /** Only for llama-architecture F32 GGUFs written by Anneal (e.g. an exported checkpoint). */
       trainable: z.boolean().default(false),
-      learning_rates: z.object({ rl: z.number().positive(), sft: z.number().positive() }).optional(),
+      /** Full fine-tuning's rates; `lora` for LoRA models (absent: the full rates × LORA_RATE_FACTOR). */
+      learning_rates: z
+        .object({ rl: z.number().positive(), sft: z.number().positive(), lora: z.object({ rl: z.number().positive(), sft: z.number().positive() }).optional() })
+        .optional(),
     }),
     z.object({
       name: modelName,

@@ -7,6 +7,7 @@ import type { Prisma } from "@/lib/db/generated/client";
 import { conflict, invalid, notFound } from "@/lib/contract/errors";
 import { pageBySeq, type Page } from "@/lib/contract/pagination";
 import { findModelForCaller } from "@/lib/training/models/find-model";
+import { storedLoraSettings } from "@/lib/training/models/lora-settings";
 import { checkerProblem } from "@/lib/training/checkers/checker-config";
 import { planSft, type SftPlan } from "@/lib/training/sft/sft-config";
 import { isChoice } from "@/lib/training/trajectories/schemas";
@@ -89,7 +90,7 @@ export async function createSftJob(principal: Principal, body: CreateSftJobBody)
   const { model, base } = await trainableModel(principal, body.model_id);
   const { input, examples, validationExamples } = await loadSftExamples(principal, body);
   // The schedule and the checker are checked now (a list of learning rates needs one per batch), not at run time.
-  const plan = planSft(body.config, trainingDefaults(base), examples.length);
+  const plan = planSft(body.config, trainingDefaults(base, storedLoraSettings(model.lora) ? "lora" : "full"), examples.length);
   requireValidationFor(plan, validationExamples);
   // A file Anneal built from human judgement passes its lineage on to the job.
   const source = "file_id" in input ? await fileSource(input.file_id) : null;

@@ -90,7 +90,7 @@ export async function loadJobTask(jobId: string, attempt: number, saveEvery: Sav
     data: await jobData(input),
     validationData: "validation" in input && input.validation ? await jobData(input.validation) : null,
     config: job.config,
-    defaults: trainingDefaults(base),
+    defaults: trainingDefaults(base, format),
     startGguf,
     lora: lora && { settings: lora, startAdapter },
     startOptimizer: startCheckpoint && optimizerStatePath(startCheckpoint),
