@@ -5,6 +5,15 @@
 import OpenAI, { toFile } from "openai";
 import type { ChatCompletion, ChatCompletionMessageParam } from "openai/resources/chat/completions";
 
+/** A LoRA adapter's settings (`lora` at model creation); unset fields take the server's defaults
+ *  (rank 16, alpha 32, no dropout, every attention and MLP projection). */
+export interface LoraSettings {
+  rank?: number;
+  alpha?: number;
+  dropout?: number;
+  target_modules?: ("q_proj" | "k_proj" | "v_proj" | "o_proj" | "gate_proj" | "up_proj" | "down_proj")[];
+}
+
 export interface TrainableModel {
   id: string;
   entity: string;
@@ -12,6 +21,8 @@ export interface TrainableModel {
   name: string;
   base_model: string;
   run_id: string | null;
+  /** The settings it trains a LoRA adapter with, defaults filled in; null: full weights. */
+  lora: Required<LoraSettings> | null;
 }
 
 /** One element of a trajectory: a chat message (context) or a returned Choice (trained). */
@@ -122,9 +133,12 @@ export class Anneal {
   }
 
   /** POST /v1/preview/models with return_existing (as ART's `register`): the same call again
-   *  returns the same model. `entity` null → the caller's personal team. */
-  createModel(o: { project: string; name: string; baseModel: string; entity?: string | null }): Promise<TrainableModel> {
-    return this.call("POST", "/v1/preview/models", { entity: o.entity ?? null, project: o.project, name: o.name, base_model: o.baseModel, return_existing: true });
+   *  returns the same model. `entity` null → the caller's personal team. `lora` (Anneal's
+   *  extension; `{}` for the defaults): the model trains a LoRA adapter, not its full weights. */
+  createModel(o: { project: string; name: string; baseModel: string; entity?: string | null; lora?: LoraSettings | null }): Promise<TrainableModel> {
+    return this.call("POST", "/v1/preview/models", {
+      entity: o.entity ?? null, project: o.project, name: o.name, base_model: o.baseModel, return_existing: true, ...(o.lora ? { lora: o.lora } : {}),
+    });
   }
 
   deleteModel(modelId: string): Promise<unknown> {

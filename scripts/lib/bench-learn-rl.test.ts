@@ -48,7 +48,7 @@ describe("wordTasks", () => {
 
 describe("trainingPlan", () => {
   const settings = {
-    baseModel: "anneal/tiny-chat-2", task: "first-word", families: ["arithmetic"], reward: "exact", jobs: 3, groupsPerJob: 10, groupSize: 8,
+    baseModel: "anneal/tiny-chat-2", lora: null, task: "first-word", families: ["arithmetic"], reward: "exact", jobs: 3, groupsPerJob: 10, groupSize: 8,
     config: { learning_rate: null }, replay: 0.5, maxTokens: 48, heldoutPrompts: 64, heldoutSamples: 4, pollMs: 200,
   } satisfies RlSettings;
 

@@ -2,7 +2,7 @@
 // of RL jobs (rollouts → trajectory groups → job → ART's event loop → the new step), held-out
 // reward after, and what the model still gets right of the base's own curriculum (does it
 // forget?). Everything goes through the HTTP API, as an ART user's code does.
-import { Anneal, inferenceName, type RlConfig, type TrajectoryGroup } from "../../examples/lib/anneal";
+import { Anneal, inferenceName, type LoraSettings, type RlConfig, type TrajectoryGroup } from "../../examples/lib/anneal";
 import { mapLimit, mean, rewardPerTask, rolloutGroup } from "../../examples/lib/rollout";
 import { corpusTasks, type RewardKind, type Task } from "../../examples/lib/tasks";
 import { wordTasks, type WordTaskName } from "../../examples/lib/word-tasks";
@@ -11,6 +11,8 @@ import { CURRICULUM, EmptySplitError, type Split } from "../../lib/engine/corpus
 
 export interface RlSettings {
   baseModel: string;
+  /** The models train a LoRA adapter with these settings (`{}`: the server's defaults); null: full weights. */
+  lora: LoraSettings | null;
   /** A task on words (examples/lib/word-tasks.ts, exact answer), or corpus families with `reward`. */
   task: WordTaskName | "corpus";
   families: TaskFamily[];
@@ -57,6 +59,7 @@ export interface RlJobLog {
 
 export interface RlSeedResult {
   seed: number;
+  mode: "full" | "lora";
   before: Measurement;
   after: Measurement;
   /** Greedy reward per held-out prompt of the base's curriculum, before and after, and each prompt's level. */
@@ -64,6 +67,8 @@ export interface RlSeedResult {
   oldTasksAfter: number[];
   oldTaskLevels: string[];
   jobs: RlJobLog[];
+  /** The rate the server trained at (the first gradient step's `learning_rate`: the job's, or the model's default). */
+  learningRate: number | null;
   seconds: number;
 }
 
@@ -124,16 +129,18 @@ export async function measure(anneal: Anneal, model: string, tasks: Task[], s: R
 
 export async function runRlSeed(anneal: Anneal, seed: number, s: RlSettings, runId: string, log: (line: string) => void): Promise<RlSeedResult> {
   const started = performance.now();
-  const model = await anneal.createModel({ project: "bench-learn", name: `rl-${runId}-seed${seed}`, baseModel: s.baseModel });
+  const mode = s.lora ? "lora" : "full";
+  const model = await anneal.createModel({ project: "bench-learn", name: `rl-${runId}-seed${seed}${s.lora ? "-lora" : ""}`, baseModel: s.baseModel, lora: s.lora });
   const heldout = heldoutTasks(s);
   const before = await measure(anneal, inferenceName(model), heldout, s);
   const old = oldTasks();
   const greedyOn = (tasks: Task[]) => rewardPerTask(anneal, inferenceName(model), tasks, { temperature: 0, samples: 1, maxTokens: s.maxTokens });
   const oldTasksBefore = await greedyOn(old.tasks);
-  log(`seed ${seed}: before: sampled ${before.sampled.toFixed(3)}, greedy ${before.greedy.toFixed(3)}; curriculum greedy ${mean(oldTasksBefore).toFixed(3)} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  log(`seed ${seed} ${mode}: before: sampled ${before.sampled.toFixed(3)}, greedy ${before.greedy.toFixed(3)}; curriculum greedy ${mean(oldTasksBefore).toFixed(3)} (${((performance.now() - started) / 1000).toFixed(0)} s)`);
 
   const plan = trainingPlan(s, seed);
   const jobs: RlJobLog[] = [];
+  let learningRate: number | null = null;
   for (let j = 0; j < s.jobs; j++) {
     const t0 = performance.now();
     const name = inferenceName(model); // the latest step, as ART's get_inference_name()
@@ -143,7 +150,14 @@ export async function runRlSeed(anneal: Anneal, seed: number, s: RlSettings, run
     const t1 = performance.now();
     const jobId = await anneal.submitRlJob(model.id, groups, s.config);
     const ratios: number[] = []; // each gradient step's mean_ratio
-    await anneal.waitForJob(jobId, { pollMs: s.pollMs, onEvent: (e) => void (e.type === "gradient_step" && ratios.push(Number(e.data.mean_ratio))) });
+    await anneal.waitForJob(jobId, {
+      pollMs: s.pollMs,
+      onEvent: (e) => {
+        if (e.type !== "gradient_step") return;
+        ratios.push(Number(e.data.mean_ratio));
+        learningRate ??= Number(e.data.learning_rate);
+      },
+    });
     const [gradientSteps, firstStepRatio] = [ratios.length, ratios[0] ?? null];
     const step = await anneal.latestStep(model.id);
     const rewardOf = (list: TrajectoryGroup[]) => mean(list.flatMap((g) => g.trajectories.map((t) => t.reward)));
@@ -154,11 +168,11 @@ export async function runRlSeed(anneal: Anneal, seed: number, s: RlSettings, run
       firstStepRatio, trainableGroups, gradientSteps, rolloutSeconds: (t1 - t0) / 1000, trainSeconds: (performance.now() - t1) / 1000,
     };
     jobs.push(entry);
-    log(`seed ${seed}: job ${j + 1}/${s.jobs} → step ${step}: rollout reward ${entry.trainReward.toFixed(3)}${entry.replayReward === null ? "" : ` (curriculum ${entry.replayReward.toFixed(3)})`}, ${trainableGroups}/${groups.length} groups trainable, ` +
+    log(`seed ${seed} ${mode}: job ${j + 1}/${s.jobs} → step ${step}: rollout reward ${entry.trainReward.toFixed(3)}${entry.replayReward === null ? "" : ` (curriculum ${entry.replayReward.toFixed(3)})`}, ${trainableGroups}/${groups.length} groups trainable, ` +
       `${gradientSteps} gradient steps (first step's mean ratio ${firstStepRatio?.toFixed(5) ?? "-"}), rollouts ${entry.rolloutSeconds.toFixed(1)} s, job ${entry.trainSeconds.toFixed(1)} s`);
   }
   const after = await measure(anneal, inferenceName(model), heldout, s);
   const oldTasksAfter = await greedyOn(old.tasks);
-  log(`seed ${seed}: after: sampled ${after.sampled.toFixed(3)}, greedy ${after.greedy.toFixed(3)}; curriculum greedy ${mean(oldTasksAfter).toFixed(3)}`);
-  return { seed, before, after, oldTasksBefore, oldTasksAfter, oldTaskLevels: old.levels, jobs, seconds: (performance.now() - started) / 1000 };
+  log(`seed ${seed} ${mode}: after: sampled ${after.sampled.toFixed(3)}, greedy ${after.greedy.toFixed(3)}; curriculum greedy ${mean(oldTasksAfter).toFixed(3)}`);
+  return { seed, mode, before, after, oldTasksBefore, oldTasksAfter, oldTaskLevels: old.levels, jobs, learningRate, seconds: (performance.now() - started) / 1000 };
 }

@@ -6,7 +6,7 @@
 // with the paired per-prompt change's standard error. Issue #18's criterion: ≥ 90% in the format
 // while correct answers drop by at most 5 points, on every seed.
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from "openai/resources/chat/completions";
-import type { Anneal, SftConfig } from "../../examples/lib/anneal";
+import type { Anneal, LoraSettings, SftConfig } from "../../examples/lib/anneal";
 import { inferenceName } from "../../examples/lib/anneal";
 import { mapLimit, mean } from "../../examples/lib/rollout";
 import { corpusTasks, type Task } from "../../examples/lib/tasks";
@@ -16,6 +16,8 @@ import { pairedChange, type Change } from "./bench-learn-stats";
 
 export interface SftSettings {
   baseModel: string;
+  /** The models train a LoRA adapter with these settings (`{}`: the server's defaults); null: full weights. */
+  lora: LoraSettings | null;
   families: TaskFamily[];
   examples: number;
   heldoutPrompts: number;
@@ -40,10 +42,13 @@ export interface SftMeasurement {
 
 export interface SftResult {
   seed: number;
+  mode: "full" | "lora";
   before: SftMeasurement;
   after: SftMeasurement;
   examples: number;
   gradientSteps: number;
+  /** The highest `learning_rate` a gradient step reported (the schedule's peak). */
+  peakLearningRate: number;
   uploadSeconds: number;
   trainSeconds: number;
   seconds: number;
@@ -116,7 +121,8 @@ export function heldoutTasks(s: SftSettings): Task[] {
 
 export async function runSft(anneal: Anneal, s: SftSettings, seed: number, before: SftMeasurement, runId: string, log: (line: string) => void): Promise<SftResult> {
   const started = performance.now();
-  const model = await anneal.createModel({ project: "bench-learn", name: `sft-${runId}-s${seed}`, baseModel: s.baseModel });
+  const mode = s.lora ? "lora" : "full";
+  const model = await anneal.createModel({ project: "bench-learn", name: `sft-${runId}-s${seed}${s.lora ? "-lora" : ""}`, baseModel: s.baseModel, lora: s.lora });
   const t0 = performance.now();
   const lines = corpusTasks({ families: s.families, split: "train", seed: 2000 + seed - 1, count: s.examples })
     .map((task) => ({ messages: [...task.messages, { role: "assistant", content: wrap(task.answer) }] }));
@@ -128,26 +134,28 @@ export async function runSft(anneal: Anneal, s: SftSettings, seed: number, befor
   const config = s.schedule === "cosine" && typeof s.config.learning_rate === "number" ? { ...s.config, learning_rate: cosineRates(s.config.learning_rate, steps) } : s.config;
   const jobId = await anneal.submitSftJob(model.id, fileId, config);
   let gradientSteps = 0;
+  let peakLearningRate = 0;
   const epochs: string[] = [];
   await anneal.waitForJob(jobId, {
     pollMs: s.pollMs,
     onEvent: (e) => {
       if (e.type !== "gradient_step") return;
       gradientSteps++;
+      peakLearningRate = Math.max(peakLearningRate, Number(e.data.learning_rate));
       const val = (key: string) => (e.data[key] === undefined ? "" : ` ${key} ${Number(e.data[key]).toFixed(3)}`);
       if (e.data["val/loss"] !== undefined) epochs.push(`${e.data.epoch}:${val("val/loss")}${val("val/accuracy")}`);
     },
   });
-  if (epochs.length) log(`sft seed ${seed}: per epoch: ${epochs.join(" | ")}`);
+  if (epochs.length) log(`sft seed ${seed} ${mode}: per epoch: ${epochs.join(" | ")}`);
   const job = await anneal.getJob(jobId);
   const step = await anneal.latestStep(model.id);
   const t2 = performance.now();
-  log(`sft seed ${seed}: ${lines.length} examples uploaded (${((t1 - t0) / 1000).toFixed(1)} s), job → step ${step}: ${gradientSteps} gradient steps in ${((t2 - t1) / 1000).toFixed(1)} s`);
+  log(`sft seed ${seed} ${mode}: ${lines.length} examples uploaded (${((t1 - t0) / 1000).toFixed(1)} s), job → step ${step}: ${gradientSteps} gradient steps in ${((t2 - t1) / 1000).toFixed(1)} s`);
 
   const after = await measureSft(anneal, inferenceName(model), heldoutTasks(s), s);
-  log(`sft seed ${seed}: after: held-out loss ${after.loss.toFixed(3)}, in format ${after.formatShare.toFixed(3)}, correct ${after.correctShare.toFixed(3)}`);
+  log(`sft seed ${seed} ${mode}: after: held-out loss ${after.loss.toFixed(3)}, in format ${after.formatShare.toFixed(3)}, correct ${after.correctShare.toFixed(3)}`);
   return {
-    seed, before, after, examples: lines.length, gradientSteps, uploadSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000,
+    seed, mode, before, after, examples: lines.length, gradientSteps, peakLearningRate, uploadSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000,
     seconds: (performance.now() - started) / 1000, warnings: (job.warnings ?? []).map((w) => w.code),
   };
 }
