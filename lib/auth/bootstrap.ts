@@ -19,7 +19,8 @@ export interface BootstrapReport {
 const BOOTSTRAP_ADVISORY_LOCK = 72707370;
 
 export async function bootstrapInstance(env: Env): Promise<BootstrapReport> {
-  return getDatabase().sql.withSession(async (session) => {
+  // Unbounded: the wait for another process's initialisation is no request's lock wait.
+  return getDatabase().sql.withUnboundedSession(async (session) => {
     await session.query("SELECT pg_advisory_lock($1)", [BOOTSTRAP_ADVISORY_LOCK]);
     try {
       return await initialise(env);

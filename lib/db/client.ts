@@ -2,12 +2,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PrismaPg } from "@prisma/adapter-pg";
-import pg from "pg";
 import { PrismaPGlite } from "pglite-prisma-adapter";
 import { dataDir, getEnv } from "@/lib/config/env";
 import { embeddedChangeFeed, PostgresChangeFeed, type ChangeFeed } from "@/lib/db/change-feed";
 import { PrismaClient } from "@/lib/db/generated/client";
+import { databaseBounds } from "@/lib/db/bounds";
 import { acquireDataDirLock } from "@/lib/db/lock";
+import { openBoundedPool } from "@/lib/db/postgres-pool";
 import { pgliteSql, pgPoolSql, type SqlDatabase } from "@/lib/db/sql";
 
 // One database per process, opened on first use and kept on globalThis so Next's module copies
@@ -28,12 +29,13 @@ const key = Symbol.for("anneal.database");
 type Holder = { [key]?: Database };
 const holder = globalThis as Holder;
 
-// PGlite runs transactions one after another on its single session: give waiting ones room.
-const PGLITE_TRANSACTION_OPTIONS = { maxWait: 15_000, timeout: 30_000 };
+// Prisma's transactions (interactive and batch) get the bounds of bounds.ts, never its defaults.
+// PGlite runs transactions one after another on its single session: waiting ones get more room.
 
 export function openPostgres(url: string): Database {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const pool = openBoundedPool(url);
+  const { transactionMs, transactionStartMs } = databaseBounds().request;
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool), transactionOptions: { maxWait: transactionStartMs, timeout: transactionMs } });
   const changes = new PostgresChangeFeed(url);
   return {
     kind: "postgres",
@@ -50,9 +52,10 @@ export function openPostgres(url: string): Database {
 
 /** PGlite over a live PGlite instance (embedded data directory, or in memory for tests). */
 export function pgliteDatabase(db: PGlite, release: () => void = () => undefined): Database {
+  const { transactionMs, transactionStartMs } = databaseBounds().embedded;
   const prisma = new PrismaClient({
     adapter: new PrismaPGlite(db),
-    transactionOptions: PGLITE_TRANSACTION_OPTIONS,
+    transactionOptions: { maxWait: transactionStartMs, timeout: transactionMs },
   });
   return {
     kind: "pglite",

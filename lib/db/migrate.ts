@@ -51,7 +51,9 @@ interface AppliedRow {
 /** Applies pending migrations; returns their names. Safe to run concurrently (advisory lock). */
 export async function migrate(db: SqlDatabase, dir = MIGRATIONS_DIR): Promise<string[]> {
   const migrations = listMigrations(dir);
-  return db.withSession(async (session) => {
+  // Unbounded: waiting for another process's migrations, and a migration's own statements, are not
+  // requests (sql.ts, withUnboundedSession).
+  return db.withUnboundedSession(async (session) => {
     // The lock first: two processes creating the table at once on a fresh database collide in
     // PostgreSQL's catalog (IF NOT EXISTS does not cover the race), and one fails to start.
     await session.query("SELECT pg_advisory_lock($1)", [PRISMA_ADVISORY_LOCK]);
