@@ -1,5 +1,7 @@
 import { badRequest } from "@/lib/contract/errors";
-import { getDb } from "@/lib/db/client";
+import { boundExceededError } from "@/lib/db/bound-errors";
+import { databaseBounds } from "@/lib/db/bounds";
+import { getDatabase } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { StatsMetric } from "./stats-metrics";
 import { aggregateSlots, percentileSlots, type StatsFilters, statsStatement } from "./stats-sql";
@@ -41,10 +43,16 @@ function postgresCode(error: unknown): string | undefined {
   return (error.meta as { driverAdapterError?: { cause?: { originalCode?: string } } } | undefined)?.driverAdapterError?.cause?.originalCode;
 }
 
-/** Runs a statement (the stats statement, or EXPLAIN of it) under the settings it is planned for. */
+/** Runs a statement (the stats statement, or EXPLAIN of it) under the settings it is planned for,
+ *  and the bounds of its kind (bounds.ts: longer than a request's, the one bulk read of raw rows). */
 export async function inStatsSession<Row>(statement: Prisma.Sql): Promise<Row[]> {
-  const db = getDb();
+  const database = getDatabase();
+  const db = database.prisma;
+  const bounds = databaseBounds();
+  const start = database.kind === "postgres" ? bounds.request.transactionStartMs : bounds.embedded.transactionStartMs;
   const results = await db.$transaction([
+    // A whole number of ms from bounds.ts (SET takes no parameters). PGlite enforces none.
+    db.$executeRawUnsafe(`SET LOCAL statement_timeout = ${Math.trunc(bounds.stats.statementMs)}`),
     // JIT compiling (PostgreSQL's default above this plan's cost) takes ~0.5 s and saves less.
     db.$executeRaw`SET LOCAL jit = off`,
     // The rows and the percentiles' sorts of a million values stay (mostly) in memory.
@@ -53,8 +61,8 @@ export async function inStatsSession<Row>(statement: Prisma.Sql): Promise<Row[]>
     // the scan to parallel workers; at a million rows they halve the time. (PGlite has no workers.)
     db.$executeRaw`SET LOCAL parallel_tuple_cost = 0.001`,
     db.$queryRaw<Row[]>(statement),
-  ]);
-  return results[3];
+  ], { timeout: bounds.stats.transactionMs, maxWait: start });
+  return results[4];
 }
 
 export async function queryStats(filters: StatsFilters, bucketStarts: Date[], metrics: StatsMetric[]) {
@@ -64,7 +72,8 @@ export async function queryStats(filters: StatsFilters, bucketStarts: Date[], me
       const paths = metrics.filter((m) => m.valueType === "numeric").map((m) => `'${m.jsonPath}'`);
       throw badRequest(`The values of ${paths.join(", ")} overflow double precision arithmetic (beyond ±1.8e308).`);
     }
-    throw error;
+    const { statementMs, transactionMs } = databaseBounds().stats;
+    throw boundExceededError(error, "the feedback stats query", { statement: statementMs, transaction: transactionMs }) ?? error;
   });
 
   const aggregates = aggregateSlots(metrics);

@@ -5,6 +5,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { DEFAULT_BODY_LIMIT } from "@/lib/contract/body-limits";
 import { readBodyText } from "@/lib/http/body";
 import { AppError, ValidationError, forbidden } from "@/lib/contract/errors";
+import { boundExceededError } from "@/lib/db/bound-errors";
 import { parseJsonBody } from "@/lib/http/json";
 import { readMultipartBody } from "@/lib/http/multipart";
 import { checkRequestValues } from "@/lib/http/request-values";
@@ -14,7 +15,9 @@ import { toValidationIssues } from "@/lib/http/validation";
 
 // The one route wrapper: authentication, parsing of path/query/body against the operation's zod
 // schemas (→ 422 `detail`), body limits (→ 413), typed errors (→ status + `{"detail": "..."}`),
-// and a generic 500 (details logged, never sent) for anything unexpected.
+// a database bound hit (lib/db/bounds.ts: a statement, lock wait, idle or whole transaction, or the
+// wait for a connection) → 503 with Retry-After saying what timed out, and a generic 500 (details
+// logged, never sent) for anything unexpected.
 
 type Parts<O> = O extends Operation<infer P, infer Q, infer B, infer R> ? { P: P; Q: Q; B: B; R: R } : never;
 
@@ -73,6 +76,11 @@ export function errorResponse(error: unknown, operation: Pick<Operation, "openai
   if ((error as { code?: unknown })?.code === "P2002") {
     // A unique constraint hit by a concurrent request that created the same thing first.
     return errorResponse(new AppError("conflict", "A concurrent request created the same resource; retry to get it."), operation, requestId);
+  }
+  const bound = boundExceededError(error);
+  if (bound) {
+    log.warn("database bound hit", { requestId, detail: bound.message, error });
+    return errorResponse(bound, operation, requestId);
   }
   log.error("unhandled error", { requestId, error });
   const message = `Internal server error (request ${requestId}); the details are in the server log.`;
