@@ -1,4 +1,5 @@
 import { toStoredOutput } from "@/lib/call-log/stored-output";
+import { retryOnBound } from "@/lib/db/bound-errors";
 import { getDatabase } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import { log } from "@/lib/log";
@@ -134,10 +135,12 @@ async function write(rows: CallRecord[]): Promise<void> {
   await getDatabase().sql.query(INSERT_CALLS, [storableJson(stored)]);
 }
 
-/** Writes the batch; if it fails, each call alone, so one bad row never loses the others. */
+/** Writes the batch; if it fails, each call alone, so one bad row never loses the others. A batch
+ *  that hit a database bound (a lock or a busy pool: lib/db/bounds.ts) is written again first,
+ *  for up to 20 s: its statement is all or nothing, and an answered call is not dropped for a stall. */
 async function writeBatch(rows: CallRecord[]): Promise<void> {
   try {
-    await write(rows);
+    await retryOnBound(() => write(rows));
   } catch (batchError) {
     if (rows.length === 1) {
       log.error("recording a call failed", { callId: rows[0].id, error: batchError });

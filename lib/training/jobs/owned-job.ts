@@ -1,6 +1,7 @@
 // One claimed job while this worker holds its lease: its writes go one at a time, in the order
 // they were asked for, and none after the one that ended the job or found the lease gone. A write
 // that comes back with a cancellation request ends the job as cancelled and stops its thread.
+import { retryOnBound } from "@/lib/db/bound-errors";
 import { log } from "@/lib/log";
 import { endOwnedJob, type LeaseState } from "./queue";
 
@@ -19,12 +20,14 @@ export class OwnedJob {
     readonly stopThread: () => void,
   ) {}
 
-  /** Queues a write; `ends` is the outcome it brings when it finds the job still owned. */
+  /** Queues a write; `ends` is the outcome it brings when it finds the job still owned. Each write
+   *  is one transaction checked against the lease, so one that hit a database bound (lib/db/bounds.ts)
+   *  is tried again (for up to 20 s, inside the 30 s lease) rather than lost. */
   write(work: () => Promise<LeaseState>, ends?: "succeeded" | "ended"): void {
     this.writes = this.writes
       .then(async () => {
         if (this.outcome !== "running") return;
-        const state = await work();
+        const state = await retryOnBound(work);
         if (!state.owned) this.lose();
         else if (ends) this.outcome = ends;
         else if (state.cancelRequested) await this.cancel();
