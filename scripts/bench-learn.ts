@@ -204,13 +204,14 @@ function sftTable(results: SftResult[]): boolean {
   const rows = bySeed(results).map((r) => ({ r, verdict: judgeSft(r) }));
   const c = SFT.config;
   console.log(textTable(
-    `SFT: <answer>…</answer> format, per seed ${results[0].examples} examples, batch ${c.batch_size}, ${c.epochs ?? 1} epochs, peak lr per mode (${SFT.schedule}); ${SFT.heldoutPrompts} held-out prompts, greedy`,
+    `SFT: <answer>…</answer> format, per seed ${results[0].examples} examples, batch ${c.batch_size}, ${c.epochs ?? 1} epochs, peak lr per mode (${SFT.schedule}); ${SFT.heldoutPrompts} held-out prompts, greedy (T=1: 4 samples a prompt, reported only)`,
     rows.map(({ r, verdict }) => ({
       seed: String(r.seed),
       mode: r.mode,
       "peak lr": rateText(r.peakLearningRate),
       "held-out loss": `${fmt(r.before.loss)} → ${fmt(r.after.loss)}`,
       "in format": `${fmt(r.before.formatShare)} → ${fmt(r.after.formatShare)}`,
+      "in format at T=1": `${fmt(r.before.sampledFormatShare)} → ${fmt(r.after.sampledFormatShare)}`,
       correct: `${fmt(r.before.correctShare)} → ${fmt(r.after.correctShare)}`,
       "correct change": `${verdict.change.mean >= 0 ? "+" : ""}${fmt(verdict.change.mean)} ± ${fmt(verdict.change.standardError)}`,
       steps: String(r.gradientSteps),
@@ -224,7 +225,8 @@ function sftTable(results: SftResult[]): boolean {
     if (!own.length) continue;
     const format = spread(own.map((x) => x.r.after.formatShare));
     const change = spread(own.map((x) => x.verdict.change.mean));
-    console.log(`\n${mode}, over ${own.length} seeds (mean ± sample std): in format ${fmt(format.mean)} ± ${fmt(format.std)}, correct change ${fmt(change.mean)} ± ${fmt(change.std)}`);
+    const sampled = spread(own.map((x) => x.r.after.sampledFormatShare));
+    console.log(`\n${mode}, over ${own.length} seeds (mean ± sample std): in format ${fmt(format.mean)} ± ${fmt(format.std)} (at T=1 ${fmt(sampled.mean)} ± ${fmt(sampled.std)}), correct change ${fmt(change.mean)} ± ${fmt(change.std)}`);
     const passed = own.every((x) => x.verdict.ok);
     console.log(`SFT ${mode} ${passed ? "PASS" : "FAIL"}: every seed ≥ ${FORMAT_REQUIRED * 100}% of held-out replies in the format with correct answers down by at most ${MAX_CORRECT_DROP * 100} points`);
     ok &&= passed;
@@ -259,7 +261,7 @@ async function main() {
     if (PARTS.has("sft")) {
       console.log(`\nSFT from ${SFT.baseModel}: families ${SFT.families.join(",")}; ${MODES.map((m) => `${describeMode(m)}: config ${JSON.stringify(SFT_OF[m].config)}`).join("; ")}, learning rate ${SFT.schedule}`);
       const before = await measureSft(anneal, SFT.baseModel, heldoutTasks(SFT), SFT);
-      log(`sft: base: held-out loss ${fmt(before.loss)}, in format ${fmt(before.formatShare)}, correct ${fmt(before.correctShare)}`);
+      log(`sft: base: held-out loss ${fmt(before.loss)}, in format ${fmt(before.formatShare)} (at temperature 1: ${fmt(before.sampledFormatShare)}), correct ${fmt(before.correctShare)}`);
       for (const seed of SEEDS) for (const mode of MODES) sft.push(await runSft(anneal, SFT_OF[mode], seed, before, runId, log));
     }
     if (rl.length) ok = rlTables(rl) && ok;

@@ -34,6 +34,10 @@ export interface SftMeasurement {
   loss: number;
   /** Share of greedy replies of the form <answer>…</answer> that end the turn. */
   formatShare: number;
+  /** The same share of replies sampled at temperature 1 (SAMPLED_PER_PROMPT per prompt, fixed seeds):
+   *  a model can take the format greedily while the format's tokens stay unlikely (LoRA on
+   *  tiny-chat-2: docs/decisions.md, "LoRA on tiny-chat-2"). Reported, not judged. */
+  sampledFormatShare: number;
   /** Share of greedy replies whose content (unwrapped, if wrapped) the task's checker accepts. */
   correctShare: number;
   /** Per held-out prompt (1 or 0), in order: for the paired change. */
@@ -85,20 +89,25 @@ async function replyNll(anneal: Anneal, model: string, messages: ChatCompletionM
   throw new Error("no <|im_end|> after the reply");
 }
 
+const SAMPLED_PER_PROMPT = 4;
+
 export async function measureSft(anneal: Anneal, model: string, tasks: Task[], s: SftSettings): Promise<SftMeasurement> {
   const losses = await mapLimit(tasks, 4, (task) => replyNll(anneal, model, task.messages, wrap(task.answer)));
-  const replies = await mapLimit(tasks, 4, async (task) => {
-    const completion = await anneal.openai.chat.completions.create({ model, messages: task.messages, temperature: 0, max_tokens: s.maxTokens, logprobs: false });
+  const reply = async (task: Task, temperature: number, seed?: number) => {
+    const completion = await anneal.openai.chat.completions.create({ model, messages: task.messages, temperature, seed, max_tokens: s.maxTokens, logprobs: false });
     const choice = completion.choices[0];
     const text = choice.message.content ?? "";
     const inner = WRAPPED.exec(text.trim());
     const inFormat = choice.finish_reason === "stop" && inner !== null;
     return { inFormat, correct: task.reward({ ...choice, message: { ...choice.message, content: inner ? inner[1] : text } }) === 1 };
-  });
+  };
+  const replies = await mapLimit(tasks, 4, (task) => reply(task, 0));
+  const sampled = await mapLimit(tasks.flatMap((task) => Array.from({ length: SAMPLED_PER_PROMPT }, () => task)), 4, (task, i) => reply(task, 1, i + 1));
   return {
     // Token-weighted, as the training loss of a batch is.
     loss: losses.reduce((a, l) => a + l.nll, 0) / losses.reduce((a, l) => a + l.tokens, 0),
     formatShare: mean(replies.map((r) => (r.inFormat ? 1 : 0))),
+    sampledFormatShare: mean(sampled.map((r) => (r.inFormat ? 1 : 0))),
     correctShare: mean(replies.map((r) => (r.correct ? 1 : 0))),
     correct: replies.map((r) => (r.correct ? 1 : 0)),
   };
@@ -153,7 +162,7 @@ export async function runSft(anneal: Anneal, s: SftSettings, seed: number, befor
   log(`sft seed ${seed} ${mode}: ${lines.length} examples uploaded (${((t1 - t0) / 1000).toFixed(1)} s), job → step ${step}: ${gradientSteps} gradient steps in ${((t2 - t1) / 1000).toFixed(1)} s`);
 
   const after = await measureSft(anneal, inferenceName(model), heldoutTasks(s), s);
-  log(`sft seed ${seed} ${mode}: after: held-out loss ${after.loss.toFixed(3)}, in format ${after.formatShare.toFixed(3)}, correct ${after.correctShare.toFixed(3)}`);
+  log(`sft seed ${seed} ${mode}: after: held-out loss ${after.loss.toFixed(3)}, in format ${after.formatShare.toFixed(3)} (at temperature 1: ${after.sampledFormatShare.toFixed(3)}), correct ${after.correctShare.toFixed(3)}`);
   return {
     seed, mode, before, after, examples: lines.length, gradientSteps, peakLearningRate, uploadSeconds: (t1 - t0) / 1000, trainSeconds: (t2 - t1) / 1000,
     seconds: (performance.now() - started) / 1000, warnings: (job.warnings ?? []).map((w) => w.code),
