@@ -11,3 +11,11 @@ export function getLlamaRuntime(): Promise<Llama> {
   globalForLlama.annealLlama ??= getLlama({ gpu: false, build: "never", logLevel: LlamaLogLevel.warn, logger: logLlamaCpp });
   return globalForLlama.annealLlama;
 }
+
+/** Frees the runtime if it was loaded: a thread that loaded it must, before it is terminated
+ *  (terminating it with llama.cpp loaded can abort the whole process). */
+export async function disposeLlamaRuntime(): Promise<void> {
+  const llama = globalForLlama.annealLlama;
+  globalForLlama.annealLlama = undefined;
+  if (llama) await (await llama).dispose();
+}

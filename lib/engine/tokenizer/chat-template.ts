@@ -19,6 +19,9 @@ export interface ChatFormat {
   eos: { text: string; id: number } | null;
   /** Text → ids, special-token texts becoming their ids. */
   tokenize(text: string): number[];
+  /** The ids that end an assistant's turn when the template writes one: EOS, and e.g. Llama 3's
+   *  <|eot_id|> where EOS is <|end_of_text|>. Just EOS when absent. */
+  endOfTurn?: readonly number[];
 }
 
 type ContentPart = { type: string; text?: string | null };

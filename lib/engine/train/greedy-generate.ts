@@ -6,8 +6,8 @@ import type { LlamaModel } from "../model/llama-model";
 
 export interface GreedyOptions {
   maxNewTokens: number;
-  /** Generation of a sequence ends after this token (not included in the output). */
-  stopId: number;
+  /** Generation of a sequence ends after this token, or any of these (not included in the output). */
+  stopId: number | readonly number[];
   padId: number;
 }
 
@@ -19,6 +19,7 @@ export interface Generated {
 
 export function greedyGenerate(model: LlamaModel, prompts: readonly number[][], o: GreedyOptions): Generated[] {
   const { contextLength, vocabSize: V } = model.config;
+  const stops = new Set(typeof o.stopId === "number" ? [o.stopId] : o.stopId);
   const seqs = prompts.map((p) => [...p]);
   const out: Generated[] = prompts.map(() => ({ tokens: [], stopped: false }));
   const active = new Set(seqs.keys());
@@ -34,7 +35,7 @@ export function greedyGenerate(model: LlamaModel, prompts: readonly number[][], 
       const at = (r * T + seqs[i].length - 1) * V;
       let best = 0;
       for (let v = 1; v < V; v++) if (logits[at + v] > logits[at + best]) best = v;
-      if (best === o.stopId) {
+      if (stops.has(best)) {
         out[i].stopped = true;
         active.delete(i);
       } else {

@@ -1,10 +1,9 @@
-import type { LlamaModel, Token } from "node-llama-cpp";
+import type { LlamaModel } from "node-llama-cpp";
 import { badRequest } from "@/lib/contract/errors";
-import { encodePrompt, type ChatFormat } from "@/lib/engine/tokenizer/chat-template";
-import { CHATML_TEMPLATE } from "@/lib/engine/tokenizer/chatml-template";
+import { servedChatFormat } from "@/lib/engine/serving/served-chat-format";
+import { encodePrompt } from "@/lib/engine/tokenizer/chat-template";
 import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import { renderChatPrompt } from "./chat-template";
-import { textTokenizer } from "@/lib/engine/serving/text-tokenizer";
 
 // The prompt's token ids and the output budget, with vLLM's rules: max_completion_tokens, else
 // max_tokens, else the context left; truncate_prompt_tokens keeps the prompt's last N tokens.
@@ -14,21 +13,9 @@ export interface Prompt {
   maxTokens: number;
 }
 
-/** How the served model renders prompts (training reads the same from the GGUF: chatFormatFromGguf). */
-function chatFormat(model: LlamaModel): ChatFormat {
-  const metadata = model.fileInfo.metadata as { tokenizer?: { chat_template?: string } };
-  const token = (id: Token | null) => (id === null ? null : { text: model.detokenize([id], true), id });
-  const tokenize = textTokenizer(model);
-  return {
-    template: metadata.tokenizer?.chat_template ?? CHATML_TEMPLATE,
-    bos: token(model.tokens.bos),
-    eos: token(model.tokens.eos),
-    tokenize: (text) => tokenize(text, true),
-  };
-}
-
 export function buildPrompt(model: LlamaModel, contextSize: number, request: ChatCompletionRequest): Prompt {
-  const format = chatFormat(model);
+  // Rendered as training renders this file (TrainingVocabulary.format): one renderer, one tokenizer.
+  const format = servedChatFormat(model);
   let tokens = encodePrompt(format, renderChatPrompt(request, format), request.add_special_tokens);
 
   const requested = request.max_completion_tokens ?? request.max_tokens;
