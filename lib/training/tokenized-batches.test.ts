@@ -6,17 +6,17 @@
 import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { tinyTokenizer } from "@/lib/engine/test-support/tiny-model";
-import { END_OF_TEXT } from "@/lib/engine/tokenizer/chatml";
 import { conversationRows } from "@/lib/engine/train/packed-batch";
 import { resolveRlConfig } from "./rl/experimental-config";
 import { prepareRlJob } from "./rl/prepare-rl-job";
 import { heldOutPrompt } from "./sft/sft-evaluation";
 import { sftExampleSchema, tokenizeSftExample } from "./sft/tokenize-sft-example";
-import { chatFormatOf } from "./test-support/chat-format";
+import { trainingVocabularyOf } from "./test-support/chat-format";
 import { parseTrajectoryGroups } from "./trajectories/parse-trajectory-groups";
 
 const tok = tinyTokenizer();
-const format = chatFormatOf(tok);
+const vocabulary = trainingVocabularyOf(tok);
+const { format } = vocabulary;
 
 const tools = [{ type: "function", function: { name: "add", description: "Adds", parameters: { type: "object", properties: { a: { type: "number" } } } } }];
 const call = { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "add", arguments: '{"a": 2}' } }] };
@@ -64,7 +64,7 @@ const sha256 = (value: unknown) => createHash("sha256").update(JSON.stringify(va
 describe("the batches Anneal's own models train on", () => {
   it("an RL job prepares as before", () => {
     const config = resolveRlConfig(null, { defaultRlLearningRate: 1e-4, defaultSftLearningRate: 1e-4 });
-    const job = prepareRlJob({ groups: parseTrajectoryGroups(groups), tokenizer: tok, format, config, limits: { rows: 3, tokens: Infinity }, contextLength: 1024 });
+    const job = prepareRlJob({ groups: parseTrajectoryGroups(groups), vocabulary, config, limits: { rows: 3, tokens: Infinity }, contextLength: 1024 });
     expect(job.batches.length).toBeGreaterThan(1);
     expect(job.stats.numTrajectories).toBe(4);
     expect(sha256(job)).toBe("5f5b0cedd9c666bf925fe2eea6a75320b8a7742c420d8e83864c88fc8a26e8a0");
@@ -72,7 +72,7 @@ describe("the batches Anneal's own models train on", () => {
 
   it("SFT examples, their batch and their held-out prompts tokenize as before", () => {
     const rows = examples.flatMap((e, i) => [...tokenizeSftExample(format, e, "all", 1024, i), ...tokenizeSftExample(format, e, "last", 1024, i)]);
-    const batch = conversationRows(rows, tok.tokenId(END_OF_TEXT)!, "assistant");
+    const batch = conversationRows(rows, vocabulary.padId, "assistant");
     const prompts = examples.map((e) => heldOutPrompt(format, e));
     expect(rows).toHaveLength(6);
     expect(sha256({ rows, batch, prompts })).toBe("85f9d7c11aa61dd6280aec0b0a1535e82668df50f8bc3b8b29d1751fd94570e2");

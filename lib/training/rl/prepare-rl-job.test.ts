@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { AdamW } from "@/lib/engine/model/adamw";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
 import { byteTokenizer } from "../test-support/byte-tokenizer";
-import { chatFormatOf } from "../test-support/chat-format";
+import { trainingVocabularyOf } from "../test-support/chat-format";
 import { parseTrajectoryGroups } from "../trajectories/parse-trajectory-groups";
 import { resolveRlConfig } from "./experimental-config";
 import { prepareRlJob } from "./prepare-rl-job";
@@ -18,7 +18,7 @@ const choice = (reply: string, logprobs = true) => ({
 });
 const trajectory = (reply: string, reward: number, logprobs = true) => ({ messages_and_choices: [prompt, choice(reply, logprobs)], reward });
 const prepare = (groups: object[], config = resolveRlConfig(null, defaults), rows = 8) =>
-  prepareRlJob({ groups: parseTrajectoryGroups(groups), tokenizer: tok, format: chatFormatOf(tok), config, limits: { rows, tokens: Infinity }, contextLength: 64 });
+  prepareRlJob({ groups: parseTrajectoryGroups(groups), vocabulary: trainingVocabularyOf(tok), config, limits: { rows, tokens: Infinity }, contextLength: 64 });
 
 describe("prepareRlJob", () => {
   it("drops equal-reward groups and lone trajectories: nothing to train, stats still reported", () => {

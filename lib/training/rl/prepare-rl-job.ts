@@ -2,9 +2,7 @@
 // whose advantage is 0), tokenization, token weights and advantage_balance over the whole job,
 // then packing. Every trajectory is tokenized, kept or not, so bad data is reported the same way
 // whatever the rewards.
-import type { ChatFormat } from "@/lib/engine/tokenizer/chat-template";
-import { END_OF_TEXT } from "@/lib/engine/tokenizer/chatml";
-import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
+import type { TrainingVocabulary } from "@/lib/engine/tokenizer/training-vocabulary";
 import { buildMicroBatches, type MicroBatchLimits, type RlMicroBatch } from "../trajectories/micro-batches";
 import type { TrajectoryGroup } from "../trajectories/schemas";
 import type { TrainingRow } from "../trajectories/tokenize-conversation";
@@ -33,9 +31,8 @@ export interface PreparedRlJob {
 
 export interface PrepareRlJobOptions {
   groups: readonly TrajectoryGroup[];
-  tokenizer: Tokenizer;
-  /** How the model renders prompts, as serving it does (chatFormatFromGguf). */
-  format: ChatFormat;
+  /** The model's vocabulary: its prompts rendered and tokenized as serving does, its pad. */
+  vocabulary: TrainingVocabulary;
   config: Pick<RlConfig, "scaleRewards" | "advantageBalance">;
   /** The size of a micro-batch, one gradient step (a trajectory that alone exceeds it gets one of its own). */
   limits: MicroBatchLimits;
@@ -50,7 +47,7 @@ export function prepareRlJob(o: PrepareRlJobOptions): PreparedRlJob {
     const advantages = computeGroupAdvantages(g.trajectories.map((t) => t.reward), o.config.scaleRewards);
     const before = kept.length;
     g.trajectories.forEach((t, trajectory) => {
-      const rows = tokenizeTrajectory(o.format, o.tokenizer, t, { group, trajectory }, o.contextLength).filter((r) => r.trainable.includes(1));
+      const rows = tokenizeTrajectory(o.vocabulary.format, o.vocabulary, t, { group, trajectory }, o.contextLength).filter((r) => r.trainable.includes(1));
       const trainableTokens = rows.reduce((n, r) => n + r.trainable.reduce((a, b) => a + b, 0), 0);
       if (advantages[trajectory] !== 0 && trainableTokens > 0) kept.push({ rows, trainableTokens, advantage: advantages[trajectory] });
     });
@@ -59,8 +56,7 @@ export function prepareRlJob(o: PrepareRlJobOptions): PreparedRlJob {
 
   const weights = tokenWeights(kept);
   const advantages = balanceAdvantages(kept, weights, o.config.advantageBalance);
-  const padId = o.tokenizer.tokenId(END_OF_TEXT)!;
-  const batches = buildMicroBatches(kept.map((t, j) => ({ rows: t.rows, advantage: advantages[j], weight: weights[j] })), o.limits, padId);
+  const batches = buildMicroBatches(kept.map((t, j) => ({ rows: t.rows, advantage: advantages[j], weight: weights[j] })), o.limits, o.vocabulary.padId);
 
   const allRewards = o.groups.flatMap((g) => g.trajectories.map((t) => t.reward));
   const groupStds = o.groups.filter((g) => g.trajectories.length > 0).map((g) => rewardStats(g.trajectories.map((t) => t.reward)).std);

@@ -9,7 +9,7 @@ import { Prng } from "@/lib/engine/prng";
 import { encodeChat, type ChatMessage } from "@/lib/engine/tokenizer/chatml";
 import { sftSteps } from "../sft/sft-step";
 import { byteTokenizer } from "../test-support/byte-tokenizer";
-import { chatFormatOf } from "../test-support/chat-format";
+import { trainingVocabularyOf } from "../test-support/chat-format";
 import { sampleChoices } from "../test-support/sample-choices";
 import { parseTrajectoryGroups } from "../trajectories/parse-trajectory-groups";
 import type { Choice } from "../trajectories/schemas";
@@ -18,6 +18,7 @@ import { prepareRlJob } from "./prepare-rl-job";
 import { rlSteps } from "./rl-step";
 
 const tokenizer = byteTokenizer();
+const vocabulary = trainingVocabularyOf(tokenizer);
 const config: LlamaConfig = { vocabSize: tokenizer.vocabSize, dim: 32, nLayers: 1, nHeads: 2, nKvHeads: 1, ffnDim: 64, contextLength: 48, ropeBase: 10000, normEps: 1e-5 };
 const prompt: ChatMessage[] = [{ role: "user", content: "Number?" }];
 const reward = (c: Choice) => (/^\d+$/.test(c.message.content ?? "") && Number(c.message.content) % 2 === 0 ? 1 : 0);
@@ -28,7 +29,7 @@ describe("RL learning", () => {
     const rng = new Prng(11);
     const model = new LlamaModel(config, { seed: 5 });
     const digits = Array.from({ length: 256 }, () => [encodeChat(tokenizer, [...prompt, { role: "assistant", content: String(rng.int(0, 9)) }])]);
-    for (const _ of sftSteps(model, new AdamW(model.params), tokenizer, digits, { batchSize: 16, learningRates: Array(16).fill(1e-2) }));
+    for (const _ of sftSteps(model, new AdamW(model.params), vocabulary.padId, digits, { batchSize: 16, learningRates: Array(16).fill(1e-2) }));
 
     const sample = (n: number) => sampleChoices(model, tokenizer, prompt, n, { maxTokens: 3, temperature: 1, rng });
     const before = meanReward(sample(64));
@@ -39,7 +40,7 @@ describe("RL learning", () => {
       const groups = parseTrajectoryGroups(JSON.parse(JSON.stringify(Array.from({ length: 4 }, () => ({
         trajectories: sample(8).map((choice) => ({ messages_and_choices: [...prompt, choice], reward: reward(choice) })),
       })))));
-      const prepared = prepareRlJob({ groups, tokenizer, format: chatFormatOf(tokenizer), config: rl, limits: { rows: 32, tokens: Infinity }, contextLength: config.contextLength });
+      const prepared = prepareRlJob({ groups, vocabulary, config: rl, limits: { rows: 32, tokens: Infinity }, contextLength: config.contextLength });
       for (const _ of rlSteps(model, optimizer, prepared, rl));
     }
     const after = meanReward(sample(64));

@@ -7,8 +7,8 @@ import { conversationRows } from "@/lib/engine/train/packed-batch";
 import { greedyGenerate } from "@/lib/engine/train/greedy-generate";
 import { batchLoss } from "@/lib/engine/train/train-step";
 import { encodePrompt, messageText, renderChat, type ChatFormat } from "@/lib/engine/tokenizer/chat-template";
-import { END_OF_TEXT, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
-import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
+import type { EncodedChat } from "@/lib/engine/tokenizer/chatml";
+import type { TrainingVocabulary } from "@/lib/engine/tokenizer/training-vocabulary";
 import { isChoice } from "../trajectories/schemas";
 import type { Scorer } from "../checkers/checker-config";
 import type { SampledReply } from "./degeneration";
@@ -19,10 +19,11 @@ const ROWS_PER_PASS = 16;
 /** The longest reply generated for checks and samples. */
 export const MAX_REPLY_TOKENS = 48;
 
-export function validationLoss(model: LlamaModel, tokenizer: Tokenizer, rows: readonly EncodedChat[]): number {
+/** `padId` fills the rows after their last token (TrainingVocabulary.padId). */
+export function validationLoss(model: LlamaModel, padId: number, rows: readonly EncodedChat[]): number {
   let [sum, tokens] = [0, 0];
   for (let i = 0; i < rows.length; i += ROWS_PER_PASS) {
-    const batch = conversationRows(rows.slice(i, i + ROWS_PER_PASS), tokenizer.tokenId(END_OF_TEXT)!, "assistant");
+    const batch = conversationRows(rows.slice(i, i + ROWS_PER_PASS), padId, "assistant");
     const n = batch.weights.reduce((a, b) => a + b, 0);
     if (n > 0) [sum, tokens] = [sum + batchLoss(model, batch) * n, tokens + n];
   }
@@ -51,12 +52,12 @@ export function heldOutPrompt(format: ChatFormat, example: SftExample): HeldOutP
   };
 }
 
-/** Greedy replies, each limited by MAX_REPLY_TOKENS and the model's context. */
-export function greedyReplies(model: LlamaModel, tokenizer: Tokenizer, format: ChatFormat, prompts: readonly HeldOutPrompt[]): SampledReply[] {
+/** Greedy replies, each limited by MAX_REPLY_TOKENS and the model's context, ended by any of the
+ *  vocabulary's end-of-turn ids. */
+export function greedyReplies(model: LlamaModel, vocabulary: TrainingVocabulary, prompts: readonly HeldOutPrompt[]): SampledReply[] {
   const fitting = prompts.map((p) => p.ids.slice(-(model.config.contextLength - 1)));
-  const stopId = format.eos?.id ?? tokenizer.tokenId("<|im_end|>")!;
-  const generated = greedyGenerate(model, fitting, { maxNewTokens: MAX_REPLY_TOKENS, stopId, padId: tokenizer.tokenId(END_OF_TEXT)! });
-  return generated.map((g) => ({ tokens: g.tokens, bytes: tokenizer.decodeBytes(g.tokens), ended: g.stopped }));
+  const generated = greedyGenerate(model, fitting, { maxNewTokens: MAX_REPLY_TOKENS, stopId: vocabulary.stopIds, padId: vocabulary.padId });
+  return generated.map((g) => ({ tokens: g.tokens, bytes: vocabulary.decodeBytes(g.tokens), ended: g.stopped }));
 }
 
 /** The reply as text; a NUL (which PostgreSQL cannot store in the job's samples) shows as U+FFFD. */

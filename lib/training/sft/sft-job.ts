@@ -5,9 +5,8 @@
 // sample replies before/after. runTraining drives it: steps() is the job's step generator.
 import type { AdamW } from "@/lib/engine/model/adamw";
 import type { LlamaModel } from "@/lib/engine/model/llama-model";
-import type { ChatFormat } from "@/lib/engine/tokenizer/chat-template";
 import type { EncodedChat } from "@/lib/engine/tokenizer/chatml";
-import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
+import type { TrainingVocabulary } from "@/lib/engine/tokenizer/training-vocabulary";
 import { z } from "zod";
 import { compileChecker, type Scorer } from "../checkers/checker-config";
 import type { JobReport } from "../jobs/job-report";
@@ -33,8 +32,8 @@ const SPLIT_SEED = 1;
 
 export interface SftJobOptions {
   model: LlamaModel;
-  tokenizer: Tokenizer;
-  format: ChatFormat;
+  /** The model's vocabulary: its conversations rendered and tokenized as serving does. */
+  vocabulary: TrainingVocabulary;
   data: unknown;
   /** Validation examples of their own (validation_data / validation_data_url), or null. */
   validationData: unknown;
@@ -64,13 +63,13 @@ export class SftJob {
     const indexed = examples.map((example, index) => ({ example, index }));
     const split = splitValidation(indexed, this.plan.validationFraction, SPLIT_SEED);
     const encode = (list: string) => ({ example, index }: { example: SftExample; index: number }) =>
-      tokenizeSftExample(o.format, example, this.plan.assistantTurns, contextLength, index, list);
+      tokenizeSftExample(o.vocabulary.format, example, this.plan.assistantTurns, contextLength, index, list);
     this.train = split.train.map(encode("training_data"));
     const validation = own.length ? own.map((example, index) => ({ example, index })) : split.validation;
     this.validationRows = validation.flatMap(encode(own.length ? "validation_data" : "training_data"));
     this.heldOut = validation.length > 0;
     const promptFrom = this.heldOut ? validation.slice(0, CHECKED_PROMPTS) : split.train.slice(0, TRAINING_PROMPTS);
-    this.prompts = promptFrom.map(({ example }) => heldOutPrompt(o.format, example));
+    this.prompts = promptFrom.map(({ example }) => heldOutPrompt(o.vocabulary.format, example));
     this.score = this.plan.checker && this.heldOut ? compileChecker(this.plan.checker) : null;
     this.stopping = new EarlyStopping(this.heldOut ? this.plan.patience : null);
     // The starting weights, measured before any step (a resumed attempt restores its state later).
@@ -90,9 +89,10 @@ export class SftJob {
   /** The gradient steps; the last step of each epoch carries `epoch` and, with validation,
    *  `val/loss` (and `val/accuracy` with a checker). Stops early when val/loss stops improving. */
   *steps(optimizer: AdamW, resume?: ResumePoint): Generator<GradientStepMetrics> {
-    const { model, tokenizer } = this.o;
+    const { model } = this.o;
+    const { padId } = this.o.vocabulary;
     if (resume && this.resumeEarlyStopping(resume)) return;
-    for (const metrics of sftSteps(model, optimizer, tokenizer, this.train, this.plan, resume, this.o.seed)) {
+    for (const metrics of sftSteps(model, optimizer, padId, this.train, this.plan, resume, this.o.seed)) {
       if (metrics.step % this.plan.stepsPerEpoch !== 0) {
         yield metrics;
         continue;
@@ -103,7 +103,7 @@ export class SftJob {
         yield { ...metrics, epoch };
         continue;
       }
-      const loss = validationLoss(model, tokenizer, this.validationRows);
+      const loss = validationLoss(model, padId, this.validationRows);
       const checked: Record<string, number> = this.score ? { "val/accuracy": accuracy(this.score, this.prompts, this.replies()) } : {};
       if (this.stopping.observe(epoch, loss)) this.best = model.params.values.slice();
       yield { ...metrics, epoch, "val/loss": loss, ...checked };
@@ -150,13 +150,13 @@ export class SftJob {
   }
 
   private replies() {
-    return greedyReplies(this.o.model, this.o.tokenizer, this.o.format, this.prompts);
+    return greedyReplies(this.o.model, this.o.vocabulary, this.prompts);
   }
 
   private measure(): Measurement {
     const replies = this.replies();
     return {
-      loss: this.heldOut ? validationLoss(this.o.model, this.o.tokenizer, this.validationRows) : NaN,
+      loss: this.heldOut ? validationLoss(this.o.model, this.o.vocabulary.padId, this.validationRows) : NaN,
       accuracy: this.score ? accuracy(this.score, this.prompts, replies) : NaN,
       replies,
     };

@@ -35,7 +35,7 @@ describe("SFT learning", () => {
 
     const [lossBefore, shareBefore] = [batchLoss(model, heldout), formatShare()];
     const plan = planSft({ batch_size: 16, learning_rate: 1e-2 }, { defaultRlLearningRate: 1e-4, defaultSftLearningRate: 1e-4 }, train.length);
-    for (const _ of sftSteps(model, new AdamW(model.params), tokenizer, train, plan));
+    for (const _ of sftSteps(model, new AdamW(model.params), tokenizer.tokenId(END_OF_TEXT)!, train, plan));
     const [lossAfter, shareAfter] = [batchLoss(model, heldout), formatShare()];
 
     console.info(`SFT smoke: held-out loss ${lossBefore.toFixed(3)} → ${lossAfter.toFixed(3)}, format share ${shareBefore} → ${shareAfter}`);

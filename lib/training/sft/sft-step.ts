@@ -6,8 +6,7 @@ import type { LlamaModel } from "@/lib/engine/model/llama-model";
 import { dropoutSeedFor } from "@/lib/engine/model/lora";
 import { conversationRows } from "@/lib/engine/train/packed-batch";
 import { trainStep } from "@/lib/engine/train/train-step";
-import { END_OF_TEXT, type EncodedChat } from "@/lib/engine/tokenizer/chatml";
-import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
+import type { EncodedChat } from "@/lib/engine/tokenizer/chatml";
 import type { ResumePoint } from "../resume-point";
 import type { GradientStepMetrics } from "../gradient-step";
 import { shuffledIndices } from "./validation-split";
@@ -15,7 +14,8 @@ import { shuffledIndices } from "./validation-split";
 export interface SftStepOptions {
   model: LlamaModel;
   optimizer: AdamW;
-  tokenizer: Tokenizer;
+  /** Fills the rows after their last token (TrainingVocabulary.padId). */
+  padId: number;
   /** The rows of the batch's examples (an example is usually one row). */
   conversations: readonly EncodedChat[];
   numExamples: number;
@@ -28,7 +28,7 @@ export interface SftStepOptions {
 }
 
 export function sftStep(o: SftStepOptions): GradientStepMetrics {
-  const batch = conversationRows(o.conversations, o.tokenizer.tokenId(END_OF_TEXT)!, "assistant");
+  const batch = conversationRows(o.conversations, o.padId, "assistant");
   const { loss, gradNorm, updated } = trainStep(o.model, o.optimizer, batch, o.learningRate, o.maxGradNorm ?? 1, dropoutSeedFor(o.seed, o.step));
   if (!updated) throw new Error(`SFT step ${o.step}: the gradient is not finite; the weights were left unchanged`);
   return {
@@ -46,7 +46,7 @@ export function sftStep(o: SftStepOptions): GradientStepMetrics {
  *  in later ones: a fixed function of the step, so a resumed job takes the same batches) at
  *  learningRates[k], each example its rows (tokenize-sft-example.ts). */
 export function* sftSteps(
-  model: LlamaModel, optimizer: AdamW, tokenizer: Tokenizer, examples: readonly (readonly EncodedChat[])[],
+  model: LlamaModel, optimizer: AdamW, padId: number, examples: readonly (readonly EncodedChat[])[],
   plan: { batchSize: number; learningRates: readonly number[]; stepsPerEpoch?: number },
   resume?: ResumePoint,
   seed = 0,
@@ -58,6 +58,6 @@ export function* sftSteps(
     const [epoch, j] = [Math.floor(k / perEpoch), k % perEpoch];
     if (order.epoch !== epoch) order = { epoch, indices: epoch === 0 ? [...examples.keys()] : shuffledIndices(examples.length, epoch) };
     const batch = order.indices.slice(j * plan.batchSize, (j + 1) * plan.batchSize).map((i) => examples[i]);
-    yield sftStep({ model, optimizer, tokenizer, conversations: batch.flat(), numExamples: batch.length, learningRate: plan.learningRates[k], step: k + 1, seed });
+    yield sftStep({ model, optimizer, padId, conversations: batch.flat(), numExamples: batch.length, learningRate: plan.learningRates[k], step: k + 1, seed });
   }
 }

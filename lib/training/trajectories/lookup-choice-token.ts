@@ -1,7 +1,7 @@
 // Which vocabulary id a Choice's logprobs entry stands for. Never re-tokenize the text: a token's
 // text can encode to zero or several ids, which would misalign the sampler's logprobs.
 import { BYTE_TO_CHAR } from "@/lib/engine/tokenizer/byte-alphabet";
-import type { Tokenizer } from "@/lib/engine/tokenizer/tokenizer";
+import type { TokenLookup } from "@/lib/engine/tokenizer/training-vocabulary";
 import type { TokenLogprob } from "./schemas";
 
 const TOKEN_ID = /^token_id:(\d+)$/;
@@ -14,12 +14,12 @@ const spell = (bytes: Iterable<number>) => Array.from(bytes, (b) => BYTE_TO_CHAR
  * send the vocabulary's own strings, as ART's fallback does) as a raw token string. Undefined when
  * nothing matches or the id is outside the vocabulary.
  */
-export function lookupChoiceToken(tokenizer: Tokenizer, entry: TokenLogprob): number | undefined {
+export function lookupChoiceToken(vocabulary: TokenLookup, entry: TokenLogprob): number | undefined {
   const byId = TOKEN_ID.exec(entry.token);
   if (byId) {
     const id = Number(byId[1]);
-    return id < tokenizer.vocabSize ? id : undefined;
+    return id < vocabulary.vocabSize ? id : undefined;
   }
-  if (entry.bytes) return tokenizer.tokenId(spell(entry.bytes));
-  return tokenizer.tokenId(spell(new TextEncoder().encode(entry.token))) ?? tokenizer.tokenId(entry.token);
+  if (entry.bytes) return vocabulary.tokenId(spell(entry.bytes));
+  return vocabulary.tokenId(spell(new TextEncoder().encode(entry.token))) ?? vocabulary.tokenId(entry.token);
 }

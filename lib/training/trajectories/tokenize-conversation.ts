@@ -68,7 +68,8 @@ function renderedTurn(format: ChatFormat, conversation: Conversation, turn: Trai
     throw new ChatTemplateError("the chat template does not write this assistant message after its generation prompt, so there is no reply to train", { message: turn.index });
   }
   const ids = format.tokenize(text.slice(promptText.length));
-  const end = format.eos ? ids.indexOf(format.eos.id) : -1;
+  const stops = format.endOfTurn ?? (format.eos ? [format.eos.id] : []);
+  const end = ids.findIndex((id) => stops.includes(id));
   if (end < 0) return ids;
   return ids.slice(0, turn.ended === false ? end : end + 1);
 }

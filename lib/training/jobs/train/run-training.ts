@@ -9,7 +9,7 @@ import { LlamaModel } from "@/lib/engine/model/llama-model";
 import { readLlamaGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
 import { readLoraGguf, writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
 import { str, u32, type GgufMetadata } from "@/lib/engine/gguf/values";
-import { chatFormatFromGguf } from "@/lib/engine/tokenizer/tokenizer-gguf";
+import { annealVocabulary, type TrainingVocabulary } from "@/lib/engine/tokenizer/training-vocabulary";
 import type { ModelTrainingDefaults } from "@/lib/training/model-defaults";
 import { engineLoraConfig, type LoraSettings } from "@/lib/training/models/lora-settings";
 import { resolveRlConfig, experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
@@ -65,8 +65,9 @@ export interface TrainingHooks {
  *  step's activations, 16 rows of a 512-token context; rows per step: ANNEAL_RL_ROWS_PER_STEP. */
 const RL_TOKENS_PER_STEP = 8192;
 
-/** Trains and writes the checkpoint; returns the checkpoint's training metrics (`train/...`). */
-export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<string, number> {
+/** Trains and writes the checkpoint; returns the checkpoint's training metrics (`train/...`).
+ *  `vocabulary`: the start file's (loadTrainingVocabulary); Anneal's own tokenizer when absent. */
+export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary?: TrainingVocabulary): Record<string, number> {
   const start = readLlamaGguf(task.startGguf);
   const lora = task.lora ? engineLoraConfig(task.lora.settings) : null;
   const startAdapters = task.lora?.startAdapter ? readLoraGguf(task.lora.startAdapter, start.config).adapters : undefined;
@@ -76,8 +77,9 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
   const optimizer = new AdamW(model.params, { weightDecay: 0 });
   if (task.startOptimizer) loadOptimizerState(task.startOptimizer, optimizer);
   const { tokenizer } = start;
-  // Rendered as serving renders this file: the tokens trained are the tokens it was served.
-  const format = chatFormatFromGguf(start.metadata, tokenizer);
+  // Tokenized and rendered as serving does this file: the tokens trained are the tokens it was served.
+  vocabulary ??= annealVocabulary(tokenizer, start.metadata);
+  const { format } = vocabulary;
 
   const steps: GradientStepMetrics[] = [];
   /** `kept`: weights the job has set aside to end with, saved with its state. */
@@ -98,7 +100,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
   if (task.kind === "rl") {
     const groups = parseTrajectoryGroups(task.data);
     const config = resolveRlConfig(experimentalConfigSchema.parse(task.config ?? {}), task.defaults);
-    const job = prepareRlJob({ groups, tokenizer, format, config, limits: { rows: task.rlRowsPerStep, tokens: RL_TOKENS_PER_STEP }, contextLength: start.config.contextLength });
+    const job = prepareRlJob({ groups, vocabulary, config, limits: { rows: task.rlRowsPerStep, tokens: RL_TOKENS_PER_STEP }, contextLength: start.config.contextLength });
     train(job.batches.length, (resume) => rlSteps(model, optimizer, job, config, resume, task.step));
     metrics = {
       "train/reward": job.stats.reward,
@@ -108,7 +110,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks): Record<st
       "train/num_trajectories": job.stats.numTrajectories,
     };
   } else {
-    const sft = new SftJob({ model, tokenizer, format, data: task.data, validationData: task.validationData ?? null, config: task.config, defaults: task.defaults, seed: task.step });
+    const sft = new SftJob({ model, vocabulary, data: task.data, validationData: task.validationData ?? null, config: task.config, defaults: task.defaults, seed: task.step });
     train(sft.numSteps, (resume) => sft.steps(optimizer, resume), () => sft.keptWeights);
     const end = sft.finish(steps);
     metrics = end.metrics;
