@@ -13,6 +13,7 @@ import { claimJob, endOwnedJob, failAbandonedJobs, releaseJob } from "./queue";
 import { removeJobStates, removeStatesOfEndedJobs } from "./saved-states";
 import { ThreadReports } from "./thread-reports";
 import { slotThread, trainOnThread, type ThreadSlot } from "./training-thread";
+import { VocabularyThread } from "./vocabulary/vocabulary-host";
 import { registerLocalRunner } from "./wake";
 
 export interface RunnerSettings {
@@ -58,6 +59,8 @@ export class TrainingRunner {
   private sleepers = new Set<() => void>();
   /** One training thread per concurrent slot, kept between jobs (starting one costs ~0.6 s). */
   private slots: ThreadSlot[] = [];
+  /** llama.cpp's vocabularies, for the training threads of models Anneal did not write. */
+  private readonly vocabularies = new VocabularyThread();
   private unregister = () => undefined as unknown;
   private sweptAt = 0;
 
@@ -82,6 +85,7 @@ export class TrainingRunner {
       if (jobId) await releaseJob(jobId, this.workerId).catch(() => undefined);
     }));
     await Promise.all(this.loops);
+    await this.vocabularies.dispose();
     await getDb().trainingWorker.delete({ where: { id: this.workerId } }).catch(() => undefined);
   }
 
@@ -146,7 +150,7 @@ export class TrainingRunner {
     const job = new OwnedJob(jobId, this.workerId, () => void thread.terminate());
     const reports = new ThreadReports(job, loaded, attempt);
     const stopHeartbeat = startLeaseHeartbeat(job, { timing: this.settings, lastHeard: () => reports.lastHeard, checkIn: () => this.register() });
-    await trainOnThread(thread, loaded.task, reports);
+    await trainOnThread(thread, loaded.task, reports, this.vocabularies);
     stopHeartbeat();
     await job.settled();
     // A thread that exits without its end (killed by the OS) fails the job, unless the runner

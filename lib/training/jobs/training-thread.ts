@@ -1,8 +1,9 @@
 // The runner's training threads: one per slot, kept between jobs, and one job's time on one: the
 // task posted, what the thread reports handed on, until it reports its end or exits.
 import { Worker } from "node:worker_threads";
-import type { ThreadMessage } from "./train/thread-messages";
+import type { ThreadMessage, ThreadRequest } from "./train/thread-messages";
 import type { TrainingTask } from "./train/run-training";
+import type { VocabularyThread } from "./vocabulary/vocabulary-host";
 
 const TRAIN_THREAD = new URL("./train/train-thread.mjs", import.meta.url);
 
@@ -30,11 +31,13 @@ export interface ThreadListener {
 }
 
 /** Posts the task and resolves once the thread has reported its end (done or error) or exited;
- *  the listener hears everything until then. */
-export async function trainOnThread(thread: Worker, task: TrainingTask, listener: ThreadListener): Promise<void> {
+ *  the listener hears everything until then. A thread's request for a vocabulary is passed on to
+ *  the runner's vocabulary thread. */
+export async function trainOnThread(thread: Worker, task: TrainingTask, listener: ThreadListener, vocabularies: VocabularyThread): Promise<void> {
   let ended!: () => void;
   const over = new Promise<void>((resolve) => (ended = resolve));
-  const onMessage = (message: ThreadMessage) => {
+  const onMessage = (message: ThreadMessage | ThreadRequest) => {
+    if (message.type === "vocabulary") return vocabularies.connect(message.port);
     listener.onMessage(message);
     if (message.type === "done" || message.type === "error") ended();
   };

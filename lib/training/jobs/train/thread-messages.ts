@@ -1,3 +1,4 @@
+import type { MessagePort } from "node:worker_threads";
 import type { GradientStepMetrics } from "@/lib/training/gradient-step";
 import type { JobReport } from "../job-report";
 import type { SavedState } from "./state-saver";
@@ -11,3 +12,7 @@ export type ThreadMessage =
   | { type: "report"; report: JobReport }
   | { type: "done"; metrics: Record<string, number> }
   | { type: "error"; message: string };
+
+/** What a training thread asks of its runner: a port to the vocabulary thread, before its job
+ *  starts, when its model's vocabulary is one only llama.cpp reads (lib/training/jobs/vocabulary/). */
+export type ThreadRequest = { type: "vocabulary"; port: MessagePort };
