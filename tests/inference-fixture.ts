@@ -4,14 +4,15 @@ import { resetEnvCache } from "@/lib/config/env";
 import { writeTinyModel, type TinyModelFiles } from "@/lib/engine/test-support/tiny-model";
 
 // Two base models for inference tests, both small random-weight GGUFs: `test/tiny` (trainable,
-// the default) and `test/frozen` (serve-only), listed through ANNEAL_MODELS_FILE.
+// the default) and `test/frozen` (serve-only), listed through ANNEAL_MODELS_FILE, with any `extra`
+// serve-only models after them.
 
 export interface InferenceFixture {
   files: TinyModelFiles;
   remove(): void;
 }
 
-export function installInferenceModels(): InferenceFixture {
+export function installInferenceModels(extra: readonly { name: string; gguf: string }[] = []): InferenceFixture {
   const files = writeTinyModel(7);
   const frozen = path.join(files.dir, "frozen.gguf");
   fs.copyFileSync(files.model, frozen);
@@ -21,6 +22,7 @@ export function installInferenceModels(): InferenceFixture {
     JSON.stringify([
       { name: "test/tiny", gguf: files.model, trainable: true, learning_rates: { rl: 1e-4, sft: 3e-4 } },
       { name: "test/frozen", gguf: "frozen.gguf" },
+      ...extra,
     ]),
   );
   process.env.ANNEAL_MODELS_FILE = listing;

@@ -1,6 +1,13 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readLlamaGguf, type LlamaGgufContents } from "@/lib/engine/gguf/llama-gguf";
+import { loadTrainingVocabulary, type LoadedVocabulary } from "@/lib/engine/serving/llama-cpp-vocabulary";
+import { writeRealLayoutModel } from "@/lib/engine/test-support/real-layout-models";
+import { SMALL_SHAPES, type RealLayoutShape } from "@/lib/engine/test-support/real-layout-shapes";
 import type { ChatFormat } from "@/lib/engine/tokenizer/chat-template";
+import type { TrainingVocabulary } from "@/lib/engine/tokenizer/training-vocabulary";
 import { chatFormatFromGguf } from "@/lib/engine/tokenizer/tokenizer-gguf";
 import { chatCompletionSchema, type ChatCompletion } from "@/lib/inference/chat-response";
 import { parseTrajectoryGroups } from "@/lib/training/trajectories/parse-trajectory-groups";
@@ -15,19 +22,34 @@ import { installInferenceModels, type InferenceFixture } from "./inference-fixtu
 // was sampled after (prompt_token_ids) are exactly the context training puts before that completion's
 // tokens, which it trains as sampled (token_ids, with their logprobs), for conversations with and
 // without tools, multi-part content and every role. The real engine serves; the real trajectory and
-// SFT tokenizers read the same GGUF the way a training job does.
+// SFT tokenizers read the same GGUF the way a training job does. A Qwen3 and a Llama 3 GGUF
+// (random weights, real tokenizers and templates) are served too, and their trajectories tokenized
+// by the vocabulary a training job loads for them (llama.cpp's).
 
 let fixture: InferenceFixture;
 let user: TestUser;
 let model: LlamaGgufContents;
 let format: ChatFormat;
+
+/** Real-layout models, served under these names. */
+const REAL: { name: string; shape: RealLayoutShape; endOfTurn: string }[] = [
+  { name: "test/qwen3", shape: SMALL_SHAPES.qwen3, endOfTurn: "<|im_end|>" },
+  { name: "test/llama3", shape: SMALL_SHAPES.llamaTiedRopeFreqs, endOfTurn: "<|eot_id|>" },
+];
+const realDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-parity-real-"));
+const realFile = (name: string) => path.join(realDir, `${name.replace("/", "-")}.gguf`);
+
 beforeAll(async () => {
-  fixture = installInferenceModels();
+  for (const r of REAL) writeRealLayoutModel(realFile(r.name), r.shape, { seed: 3 });
+  fixture = installInferenceModels(REAL.map((r) => ({ name: r.name, gguf: realFile(r.name) })));
   user = await createTestUser();
   model = readLlamaGguf(fixture.files.model);
   format = chatFormatFromGguf(model.metadata, model.tokenizer); // as a training job reads its start
 });
-afterAll(() => fixture.remove());
+afterAll(() => {
+  fixture.remove();
+  fs.rmSync(realDir, { recursive: true, force: true });
+});
 
 // Small, as the test model's context is 256 tokens of a 384-token vocabulary.
 const tools = [{ type: "function", function: { name: "add" } }];
@@ -53,6 +75,12 @@ async function serve(messages: object[], extra: Record<string, unknown> = {}): P
 function training(messages_and_choices: object[], withTools: boolean): TrainingRow[] {
   const [group] = parseTrajectoryGroups([{ trajectories: [{ messages_and_choices, reward: 1, ...(withTools && { tools }) }] }]);
   return tokenizeTrajectory(format, model.tokenizer, group.trajectories[0], { group: 0, trajectory: 0 }, 256);
+}
+
+/** A trajectory's rows as a training job on a real model tokenizes them. */
+function trainingWith(vocabulary: TrainingVocabulary, messages_and_choices: object[], withTools: object[] | null): TrainingRow[] {
+  const [group] = parseTrajectoryGroups([{ trajectories: [{ messages_and_choices, reward: 1, tools: withTools }] }]);
+  return tokenizeTrajectory(vocabulary.format, vocabulary, group.trajectories[0], { group: 0, trajectory: 0 }, 4096);
 }
 
 /** Each served completion's prompt and sampled tokens start one of the rows, its tokens trained with
@@ -141,5 +169,56 @@ describe("SFT examples render as served prompts", () => {
     // The trained turn is the template's own rendering of the final message, through its end of turn.
     expect(encoded.ids).toEqual(whole.prompt_token_ids!.slice(0, encoded.ids.length));
     expect(model.tokenizer.decode(encoded.ids.slice(prompt.length))).toBe("It is 4.<|im_end|>");
+  });
+});
+
+describe.each(REAL)("$name: a trajectory of served completions trains on the ids served", ({ name, endOfTurn }) => {
+  let loaded: LoadedVocabulary;
+  beforeAll(async () => {
+    loaded = await loadTrainingVocabulary(realFile(name)); // as the training thread loads it
+  });
+  afterAll(() => loaded?.close());
+
+  const weather = [{ type: "function", function: { name: "get_weather", parameters: { type: "object", properties: { city: { type: "string" } } } } }];
+  const asIds = { model: name, return_tokens_as_token_ids: true, max_tokens: 8 };
+
+  it("tools, a tool call and its result, then two sampled turns", async () => {
+    const opening = [
+      { role: "system", content: "You are terse." },
+      { role: "user", content: "Weather in Zürich?" },
+      { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "get_weather", arguments: '{"city": "Zürich"}' } }] },
+      { role: "tool", tool_call_id: "c1", content: '{"temp_c": 21.5}' },
+    ];
+    const first = await serve(opening, { ...asIds, tools: weather });
+    const later = [{ role: "user", content: "In °F?" }];
+    const second = await serve([...opening, first.reply, ...later], { ...asIds, tools: weather });
+    expect(first.completion.choices[0].logprobs!.content![0].token).toMatch(/^token_id:\d+$/);
+    const rows = trainingWith(loaded.vocabulary, [...opening, first.choice, ...later, second.choice], weather);
+    expectTrainedAsServed(rows, [first, second]);
+    const tokens = (s: Served) => s.completion.prompt_token_ids!.length + s.completion.choices[0].token_ids!.length;
+    console.info(`${name}: tools trajectory, served ${tokens(first)} + ${tokens(second)} tokens, trained in ${rows.length} row(s)`);
+  });
+
+  it("a sampled <think> turn after an earlier reasoning turn, then a turn of just the end-of-turn token", async () => {
+    const opening = [
+      { role: "user", content: "Is 1013 prime?" },
+      { role: "assistant", content: "<think>\nCheck divisors up to 31.\n</think>\n\nYes." },
+      { role: "user", content: "And 1019?" },
+    ];
+    // The sampler may only write reasoning tags, "Yes" and "No" (hot, so not only the likeliest).
+    const allowed = [...new Set(loaded.vocabulary.encode("<think></think> Yes No", true))];
+    const first = await serve(opening, { ...asIds, allowed_token_ids: allowed, temperature: 2, seed: 5 });
+    // Then a turn that ends at once: the end-of-turn token is sampled, and trained, as any other.
+    const stop = loaded.vocabulary.encode(endOfTurn, true);
+    expect(stop).toHaveLength(1);
+    const later = [{ role: "user", content: "Sure?" }];
+    const second = await serve([...opening, first.reply, ...later], { ...asIds, logit_bias: { [stop[0]]: 100 } });
+    expect(second.completion.choices[0].token_ids).toEqual(stop);
+    expect(second.completion.choices[0].finish_reason).toBe("stop");
+    const rows = trainingWith(loaded.vocabulary, [...opening, first.choice, ...later, second.choice], null);
+    expectTrainedAsServed(rows, [first, second]);
+    const sampled = first.completion.choices[0].token_ids!;
+    if (name === "test/qwen3") expect(sampled).toContain(loaded.vocabulary.tokenId("<think>"));
+    console.info(`${name}: think trajectory, sampled ${JSON.stringify(first.reply.content)} (${sampled.length} tokens), ${rows.length} row(s)`);
   });
 });
