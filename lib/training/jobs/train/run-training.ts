@@ -6,7 +6,7 @@
 // the runner owns everything that touches the database.
 import { AdamW } from "@/lib/engine/model/adamw";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
-import { readLlamaGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
+import { readTrainableGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
 import { readLoraGguf, writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
 import { str, u32, type GgufMetadata } from "@/lib/engine/gguf/values";
 import { annealVocabulary, type TrainingVocabulary } from "@/lib/engine/tokenizer/training-vocabulary";
@@ -68,7 +68,9 @@ const RL_TOKENS_PER_STEP = 8192;
 /** Trains and writes the checkpoint; returns the checkpoint's training metrics (`train/...`).
  *  `vocabulary`: the start file's (loadTrainingVocabulary); Anneal's own tokenizer when absent. */
 export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary?: TrainingVocabulary): Record<string, number> {
-  const start = readLlamaGguf(task.startGguf);
+  const start = readTrainableGguf(task.startGguf);
+  // The API gives a base Anneal did not make LoRA models only; a model created otherwise is refused here.
+  if (!start.own && !task.lora) throw new Error("This model trains full weights, but its base was not made by Anneal: such a base trains LoRA adapters only.");
   const lora = task.lora ? engineLoraConfig(task.lora.settings) : null;
   const startAdapters = task.lora?.startAdapter ? readLoraGguf(task.lora.startAdapter, start.config).adapters : undefined;
   // A fresh adapter's A is drawn from the checkpoint's step: a retried attempt draws the same.
@@ -78,7 +80,8 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary
   if (task.startOptimizer) loadOptimizerState(task.startOptimizer, optimizer);
   const { tokenizer } = start;
   // Tokenized and rendered as serving does this file: the tokens trained are the tokens it was served.
-  vocabulary ??= annealVocabulary(tokenizer, start.metadata);
+  if (!vocabulary && !tokenizer) throw new Error("The base's tokenizer is llama.cpp's: the training thread must load it first.");
+  vocabulary ??= annealVocabulary(tokenizer!, start.metadata);
   const { format } = vocabulary;
 
   const steps: GradientStepMetrics[] = [];
@@ -124,7 +127,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary
   if (lora) {
     writeLoraGguf(task.outputGguf, { config: start.config, adapters: model.adapters(), alpha: lora.alpha, metadata: { "general.name": str(task.modelName), ...metadata } });
   } else {
-    writeLlamaGguf(task.outputGguf, { config: start.config, weights: model.params.weights(), tokenizer, chatTemplate: format.template, name: task.modelName, metadata });
+    writeLlamaGguf(task.outputGguf, { config: start.config, weights: model.params.weights(), tokenizer: tokenizer!, chatTemplate: format.template, name: task.modelName, metadata });
   }
   saveOptimizerState(task.outputOptimizer, optimizer);
   return metrics;
