@@ -4,19 +4,11 @@
 // general.architecture is the base's: llama.cpp refuses an adapter of another architecture.
 
 import { archOf, type LlamaConfig } from "../model/config";
-import { LORA_A, LORA_B, loraShapes } from "../model/lora";
+import { LORA_A, LORA_B, loraShapes, type LoraAdapter } from "../model/lora";
 import { ggufDims } from "./llama-gguf";
 import { openGguf } from "./read-gguf";
 import { f32, numberValue, str, type GgufMetadata } from "./values";
 import { writeGguf } from "./write-gguf";
-
-export interface LoraAdapter {
-  /** [rank][in], row-major. */
-  a: Float32Array;
-  /** [out][rank], row-major. */
-  b: Float32Array;
-  rank: number;
-}
 
 export interface LoraGgufContents {
   /** Keyed by the base weight's name, e.g. "blk.0.attn_q.weight". */

@@ -20,7 +20,6 @@
 //   model.params.zeroGrads(); model.backward(dLogprobs);
 //   clipGradNorm(model.params.grads, 1); optimizer.step(lr);
 import { defaultKernels, type Kernels } from "../kernels";
-import type { LoraAdapter } from "../gguf/lora-gguf";
 import { Activations } from "./activations";
 import { blockBackward, blockForward, blockTensors, type BlockContext, type BlockParams } from "./block";
 import { configProblems, headDim, outputWeightName, ropeStyleOf, type LlamaConfig, type LlamaWeights } from "./config";
@@ -31,7 +30,7 @@ import type { LoraPath } from "./layers/lora";
 import { ropeTable, type RopeTable } from "./layers/rope";
 import {
   initLoraAdapters, LORA_A, LORA_B, loadLoraAdapters, loraAdapterViews, loraScale, loraShapes, loraSites, loraTensorShapes,
-  validateLoraConfig, type LoraConfig,
+  validateLoraConfig, type LoraAdapter, type LoraConfig,
 } from "./lora";
 import { ParameterSet } from "./parameters";
 

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { readLoraGguf, writeLoraGguf, type LoraAdapter } from "../gguf/lora-gguf";
+import { readLoraGguf, writeLoraGguf } from "../gguf/lora-gguf";
 import { kernelPaths } from "../kernels/testing";
 import { Prng } from "../prng";
 import { GRADCHECK_ARCHITECTURES, GRADCHECK_BATCH, GRADCHECK_CONFIG, referenceObjective, roughModel } from "../test-support/gradcheck-model";
@@ -15,7 +15,7 @@ import { dropoutMask, dropoutStream } from "./layers/lora";
 import { LlamaModel, type LlamaModelLora } from "./llama-model";
 import {
   DEFAULT_LORA_CONFIG, dropoutSeedFor, LORA_A, LORA_B, LORA_TARGET_OF_MODULE, LORA_TARGETS, loraScale, loraShapes, loraSites,
-  type LoraConfig,
+  type LoraAdapter, type LoraConfig,
 } from "./lora";
 import { randomNormal } from "./random-tensor";
 import type { ReferenceLora } from "./reference";

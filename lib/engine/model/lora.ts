@@ -4,10 +4,17 @@
 // names, defaults, validation) and the adapters' layout in a ParameterSet; the math is in
 // layers/lora.ts. Adapters are keyed by the base weight's GGUF name ("blk.0.attn_q.weight") and
 // shaped as PEFT and llama.cpp store them, so they go straight to writeLoraGguf and back.
-import type { LoraAdapter } from "../gguf/lora-gguf";
 import { Prng } from "../prng";
 import { weightShapes, type LlamaConfig } from "./config";
 import type { ParameterSet, TensorShapes } from "./parameters";
+
+/** One adapter of a weight W[out,in]: A [rank][in] and B [out][rank], row-major (PEFT's lora_A and
+ *  lora_B; GGUF's `.lora_a` dims [in, rank] and `.lora_b` dims [rank, out] are the same bytes). */
+export interface LoraAdapter {
+  a: Float32Array;
+  b: Float32Array;
+  rank: number;
+}
 
 /** The projections an adapter can sit on, by their GGUF weight suffix (blk.N.<target>.weight). */
 export const LORA_TARGETS = ["attn_q", "attn_k", "attn_v", "attn_output", "ffn_gate", "ffn_up", "ffn_down"] as const;
