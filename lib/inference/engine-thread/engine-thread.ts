@@ -7,7 +7,7 @@
 // thread-boundary.test.ts keeps it so.
 import { parentPort } from "node:worker_threads";
 import { getEnv } from "@/lib/config/env";
-import { getLlamaRuntime } from "@/lib/engine/serving/llama-runtime";
+import { disposeLlamaRuntime, getLlamaRuntime } from "@/lib/engine/serving/llama-runtime";
 import { ModelRegistry } from "@/lib/engine/serving/model-registry";
 import { log } from "@/lib/log";
 import { runChoices } from "./run-choices";
@@ -76,11 +76,13 @@ async function probe(id: number): Promise<void> {
   }
 }
 
-/** Stops every job, waits for their decodes to end, then frees every model and context. */
+/** Stops every job, waits for their decodes to end, then frees every model and context, and the
+ *  llama.cpp runtime (a thread terminated with it loaded can abort the whole process). */
 async function dispose(): Promise<void> {
   for (const abort of running.values()) abort.abort();
   await Promise.allSettled(runs);
   await registry.dispose();
+  await disposeLlamaRuntime();
   port.postMessage([{ type: "disposed" }] satisfies FromThread[]);
 }
 
