@@ -86,13 +86,13 @@ describe("a GGUF listed as trainable", () => {
   }
 
   it("is refused when listed if the trainer cannot read it, naming the architecture and no path; serve-only it lists", async () => {
-    const qwen = path.join(fixture.files.dir, "qwen2-layout.gguf");
-    rewriteGguf(fixture.files.model, qwen, (metadata) => void (metadata["general.architecture"] = str("qwen2")));
+    const qwen = path.join(fixture.files.dir, "gemma2-header.gguf");
+    rewriteGguf(fixture.files.model, qwen, (metadata) => void (metadata["general.architecture"] = str("gemma2")));
     await withListing({ gguf: qwen, trainable: true }, async () => {
       for (const response of [await createModel({ name: "q", base_model: "test/listed" }), await json(api("GET", "/v1/models", { bearer: user.key }))]) {
         expect(response.status).toBe(503);
         expect(response.body.detail).toBe(
-          `ANNEAL_MODELS_FILE lists 'test/listed' with "trainable": true, but Anneal cannot train it: architecture qwen2: the trainer reads only llama-architecture GGUFs written by Anneal. Remove "trainable" to serve it without training.`,
+          `ANNEAL_MODELS_FILE lists 'test/listed' with "trainable": true, but Anneal cannot train it: architecture gemma2: the trainer reads llama, qwen2, qwen3 GGUFs. Remove "trainable" to serve it without training.`,
         );
         expect(JSON.stringify(response.body)).not.toContain(fixture.files.dir);
       }
