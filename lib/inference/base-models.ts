@@ -19,7 +19,7 @@ interface BaseModelCommon {
 }
 
 /** A base's rates for full fine-tuning, and for LoRA adapters when measured (else lib/training/trainable-base.ts
- *  derives them from the full rates). */
+ *  derives them from the full rates); a base that trains LoRA only (not Anneal's) gives its LoRA rates as rl and sft. */
 export interface LearningRates {
   rl: number;
   sft: number;
@@ -85,7 +85,8 @@ const modelsFileSchema = z.array(
       description: z.string().default(""),
       /** Only for llama-architecture F32 GGUFs written by Anneal (e.g. an exported checkpoint). */
       trainable: z.boolean().default(false),
-      /** Full fine-tuning's rates; `lora` for LoRA models (absent: the full rates × LORA_RATE_FACTOR). */
+      /** Full fine-tuning's rates; `lora` for LoRA models (absent: the full rates × LORA_RATE_FACTOR). A base
+       *  that trains LoRA only (a Qwen or Llama download) has no full rates: rl and sft are its LoRA rates. */
       learning_rates: z
         .object({ rl: z.number().positive(), sft: z.number().positive(), lora: z.object({ rl: z.number().positive(), sft: z.number().positive() }).optional() })
         .optional(),

@@ -6,6 +6,3 @@ export interface ModelTrainingDefaults {
   defaultRlLearningRate: number;
   defaultSftLearningRate: number;
 }
-
-/** How a model trains, fixed at its creation: its full weights, or a LoRA adapter over the frozen base. */
-export type TrainingMode = "full" | "lora";

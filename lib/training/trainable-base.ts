@@ -3,7 +3,8 @@
 // again when it starts (the operator may have changed the models file in between).
 import { badRequest } from "@/lib/contract/errors";
 import { baseModelCatalogue, type GgufBaseModel, type LearningRates } from "@/lib/inference/base-models";
-import type { ModelTrainingDefaults, TrainingMode } from "./model-defaults";
+import { trainModes, type TrainMode } from "@/lib/inference/train-modes";
+import type { ModelTrainingDefaults } from "./model-defaults";
 
 export function trainableBase(name: string): GgufBaseModel {
   const base = baseModelCatalogue().models.find((m) => m.name === name);
@@ -21,11 +22,20 @@ export function trainableBase(name: string): GgufBaseModel {
  *  (10× ends with a higher held-out loss and looping replies). */
 export const LORA_RATE_FACTOR = { rl: 5, sft: 1 } as const;
 
-/** The rates a job with `learning_rate: null` trains at: the base's declared ones for the model's
- *  mode (full weights or a LoRA adapter). */
-export function trainingDefaults(base: { learningRates?: LearningRates }, mode: TrainingMode): ModelTrainingDefaults {
+/** The rates a job with `learning_rate: null` trains at, for the model's mode (full weights or a
+ *  LoRA adapter) on this base. */
+export function trainingDefaults(base: GgufBaseModel, mode: TrainMode): ModelTrainingDefaults {
+  const { rl, sft } = defaultRates(base.learningRates, mode, trainModes(base).includes("full"));
+  return { defaultRlLearningRate: rl, defaultSftLearningRate: sft };
+}
+
+/** A base's declared rates for a mode. `fullWeightsBase`: the base trains full weights too (Anneal's
+ *  own), so its rates are full fine-tuning's and LoRA's are derived from them; a base that trains LoRA
+ *  only (a Qwen or Llama download) declares LoRA rates as its rates. */
+export function defaultRates(declared: LearningRates | undefined, mode: TrainMode, fullWeightsBase: boolean): { rl: number; sft: number } {
   // docs/rl-loss.md: full fine-tuning of a small model wants ~1e-4-scale rates when a base declares none.
-  const full = { rl: base.learningRates?.rl ?? 1e-4, sft: base.learningRates?.sft ?? 1e-4 };
-  const rates = mode === "full" ? full : (base.learningRates?.lora ?? { rl: full.rl * LORA_RATE_FACTOR.rl, sft: full.sft * LORA_RATE_FACTOR.sft });
-  return { defaultRlLearningRate: rates.rl, defaultSftLearningRate: rates.sft };
+  const own = { rl: declared?.rl ?? 1e-4, sft: declared?.sft ?? 1e-4 };
+  if (mode === "full") return own;
+  if (declared?.lora) return declared.lora;
+  return fullWeightsBase ? { rl: own.rl * LORA_RATE_FACTOR.rl, sft: own.sft * LORA_RATE_FACTOR.sft } : own;
 }
