@@ -46,6 +46,23 @@ const RL_ON_CURRICULUM = `- **RL: ${RL_LEARNING_RATE},** the rate measured on ti
   at temperature 1 and 0.84–0.88 greedy; with 16 rows per step RL left it where it was, and 3e-4
   degraded it (docs/decisions.md, "RL: 128 rows per step").`;
 
+/** tiny-chat-2's LoRA rates: measured through bench:learn, not by the pretraining run (docs/decisions.md,
+ *  "LoRA on tiny-chat-2"), and declared in lib/inference/base-models.ts. */
+const LORA_ON_CURRICULUM = `## Recommended learning rates (LoRA adapters)
+
+Measured with the default adapter (rank 16, alpha 32, every attention and MLP projection) through
+\`BENCH_LEARN_MODE=lora npm run bench:learn\` (docs/decisions.md, "LoRA on tiny-chat-2"); a LoRA
+model's jobs with \`learning_rate: null\` get these.
+
+- **RL: 0.0005** (5× the full rate). On bench:learn's "First word of" task its curve lies on full
+  weights' at 1e-4 (0.242 → 0.965–0.977 held out at temperature 1, 3 seeds); 3e-4 learns less (0.83–0.93),
+  1e-3 climbs faster to the same end, 3e-3 costs the curriculum 13 points.
+- **SFT: 0.003** (the full rate). The best rate in both shapes measured: 30 steps of 8 at a constant
+  rate (held-out loss 3.05; 5e-3 2.97, 1e-2 3.34, 3e-2 4.77) and bench:learn's 8 epochs with a cosine
+  schedule (the only rate tried that keeps correct answers within 5 points on 3 seeds). An adapter
+  cannot make tokens this model never produced likely (its output head is frozen, and ~240 such rows
+  are nearly one vector): it learns the \`<answer>\` format greedily, but sampled replies stay out of it.`;
+
 export function bestSftRate(points: readonly SweepPoint[]): number {
   return points.reduce((best, p) => (p.heldoutLoss < best.heldoutLoss ? p : best)).lr;
 }
@@ -126,7 +143,9 @@ ${c.scores.map((x) => `| ${x.family}${curriculum ? ` | ${x.level}` : ""} | ${x.c
   |---|---|
 ${c.sweep.points.map((p) => `  | ${p.lr}${p.lr === sft ? " (best)" : ""} | ${p.heldoutLoss.toFixed(3)} |`).join("\n")}
 
-${curriculum ? RL_ON_CURRICULUM : RL_SWEEP}
+${curriculum ? `${RL_ON_CURRICULUM}
+
+${LORA_ON_CURRICULUM}` : RL_SWEEP}
 ## Reproduce
 
 \`npm run pretrain -- --base ${s.name}\` (checkpoints in \`build/pretrain/${s.name}/\`, \`--resume\` continues an interrupted
