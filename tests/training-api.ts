@@ -1,7 +1,12 @@
+import type { RunnerSettings } from "@/lib/training/jobs/runner";
 import { eventPage, jobSchema, type EventDto, type JobDto } from "@/lib/training/jobs/schemas";
 import { api, json } from "./http";
 
-// A training job as a client follows it over HTTP: its status, until it ends, and its event feed.
+// A training job as a client follows it over HTTP: its status, until it ends, and its event feed;
+// and the embedded runner the job tests train with.
+
+/** A runner that notices a dead attempt quickly: short leases, fast polls, one job at a time. */
+export const TEST_RUNNER_SETTINGS: RunnerSettings = { kind: "embedded", leaseMs: 5_000, heartbeatMs: 100, pollMs: 50, maxAttempts: 2, concurrency: 1, stallMs: 60_000 };
 
 export async function getJob(key: string, id: string): Promise<JobDto> {
   return jobSchema.parse((await json(api("GET", `/v1/preview/training-jobs/${id}`, { bearer: key }))).body);

@@ -12,7 +12,7 @@ import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
 import { createTestUser, type TestUser } from "./factories";
 import { installInferenceModels, type InferenceFixture } from "./inference-fixture";
-import { allEvents as allEventsOf, getJob as getJobOf, waitFinished as waitFinishedOf } from "./training-api";
+import { allEvents as allEventsOf, getJob as getJobOf, TEST_RUNNER_SETTINGS, waitFinished as waitFinishedOf } from "./training-api";
 
 // Training jobs end to end: queued over HTTP, claimed by a real runner (worker threads training
 // the real engine), events and checkpoints read back over HTTP, checkpoints served by chat
@@ -26,7 +26,7 @@ useTempDataDir("jobs");
 beforeAll(async () => {
   fixture = installInferenceModels();
   user = await createTestUser();
-  runner = new TrainingRunner({ kind: "embedded", leaseMs: 5_000, heartbeatMs: 100, pollMs: 50, maxAttempts: 2, concurrency: 1, stallMs: 60_000 });
+  runner = new TrainingRunner(TEST_RUNNER_SETTINGS);
   await runner.start();
 });
 afterAll(async () => {

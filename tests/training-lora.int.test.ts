@@ -10,7 +10,7 @@ import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
 import { createTestUser, type TestUser } from "./factories";
 import { installInferenceModels, type InferenceFixture } from "./inference-fixture";
-import { allEvents, waitFinished } from "./training-api";
+import { allEvents, TEST_RUNNER_SETTINGS, waitFinished } from "./training-api";
 
 // A model that trains a LoRA adapter, end to end over HTTP: its settings validated and kept, SFT
 // and RL jobs run by a real runner, each checkpoint a GGUF adapter over the untouched base that the
@@ -24,7 +24,7 @@ useTempDataDir("lora");
 beforeAll(async () => {
   fixture = installInferenceModels();
   user = await createTestUser();
-  runner = new TrainingRunner({ kind: "embedded", leaseMs: 5_000, heartbeatMs: 100, pollMs: 50, maxAttempts: 2, concurrency: 1, stallMs: 60_000 });
+  runner = new TrainingRunner(TEST_RUNNER_SETTINGS);
   await runner.start();
 });
 afterAll(async () => {
