@@ -4,9 +4,9 @@
 import { spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { freePort } from "./anneal-processes";
 
 export interface BenchServer {
   url: string;
@@ -15,17 +15,6 @@ export interface BenchServer {
   /** Seconds from spawn to a healthy server (includes a build when `.next` is stale). */
   startSeconds: number;
   stop(): Promise<void>;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startBenchServer(root: string, env: Record<string, string> = {}): Promise<BenchServer> {

@@ -5,7 +5,8 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createScratchDatabase, type ScratchDatabase } from "@/lib/db/scratch-database";
 import { buildIsCurrent } from "../../scripts/lib/build";
-import { freePort, residentMb, startAnneal, until, type AnnealProcess } from "./anneal-processes";
+import { residentMb, until } from "../../scripts/lib/anneal-processes";
+import { startScaledDeployment, type ScaledDeployment } from "../../scripts/lib/scaled-deployment";
 
 // The scaled deployment of docs/operations.md, as an operator runs it: one PostgreSQL, two web
 // processes (`npm start` with training left to workers) on one shared data directory, two
@@ -28,12 +29,11 @@ describe.skipIf(!SERVER_URL)("a scaled deployment: two web processes, two worker
   let database: ScratchDatabase;
   let sql: pg.Pool;
   let dataDir: string;
-  let webs: { process: AnnealProcess; url: string }[] = [];
-  let workers: AnnealProcess[] = [];
-  const everyOutput = () => [...webs.map((w) => w.process), ...workers].map((p) => p.output()).join("\n");
+  let deployment: ScaledDeployment;
+  const everyOutput = () => deployment.everyOutput();
 
   const call = (web: number, method: string, route: string, body?: unknown, key = INIT_KEY) =>
-    fetch(`${webs[web].url}${route}`, {
+    fetch(`${deployment.webs[web].url}${route}`, {
       method,
       headers: { authorization: `Bearer ${key}`, ...(body !== undefined && { "content-type": "application/json" }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -50,42 +50,24 @@ describe.skipIf(!SERVER_URL)("a scaled deployment: two web processes, two worker
     database = await createScratchDatabase(SERVER_URL!, "anneal_topology");
     sql = new pg.Pool({ connectionString: database.url, max: 2 });
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-topology-"));
-    const shared = {
-      DATABASE_URL: database.url,
-      ANNEAL_DATA_DIR: dataDir,
-      ANNEAL_LOG_LEVEL: "warn",
-    };
-    const ports = [await freePort(), await freePort()];
-    webs = ports.map((port, i) => ({
-      url: `http://127.0.0.1:${port}`,
-      process: startAnneal(`web ${i}`, "start", {
-        ...shared,
-        HOST: "127.0.0.1",
-        PORT: String(port),
-        ANNEAL_TRAINING_CONCURRENCY: "0",
-        ANNEAL_INIT_API_KEY: INIT_KEY,
-        ANNEAL_ADMIN_PASSWORD: "topology-admin-password",
-      }),
-    }));
-    // Both web processes start at once: they migrate and initialise the same database together.
-    for (const web of webs) {
-      await until(`${web.process.name} to answer /v1/health`, async () => (await fetch(`${web.url}/v1/health`)).ok, 150_000, everyOutput, 250);
-    }
-    // Workers do not migrate: they start once a web process has.
-    workers = [0, 1].map((i) =>
-      startAnneal(`worker ${i}`, "worker", {
-        ...shared,
+    deployment = await startScaledDeployment({
+      databaseUrl: database.url,
+      dataDir,
+      initKey: INIT_KEY,
+      webs: 2,
+      workers: 2,
+      workerEnv: {
         ANNEAL_JOB_LEASE_MS: "1500",
         ANNEAL_JOB_HEARTBEAT_MS: "200",
         ANNEAL_JOB_POLL_MS: "100",
         ANNEAL_TRAINING_SAVE_STEPS: String(SAVE_STEPS),
         ANNEAL_TRAINING_SAVE_SECONDS: "600",
-      }),
-    );
+      },
+    });
   }, 180_000);
 
   afterAll(async () => {
-    await Promise.all([...webs.map((w) => w.process), ...workers].map((p) => p.kill()));
+    await deployment?.stop();
     await sql?.end();
     await database?.drop();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
@@ -115,10 +97,10 @@ describe.skipIf(!SERVER_URL)("a scaled deployment: two web processes, two worker
 
     // Killed past its first save, the long job's worker leaves a saved state behind.
     await until("the long job to pass its first save", async () => (await job(long)).steps_done >= SAVE_STEPS + 2, 150_000, everyOutput);
-    const processes = [...webs.map((w) => w.process), ...workers];
+    const processes = [...deployment.webs.map((w) => w.process), ...deployment.workers];
     console.log(`resident memory while training: ${processes.map((p) => `${p.name} ${residentMb(p) ?? "?"} MB`).join(", ")}`);
     const [{ leaseOwner }] = (await sql.query(`SELECT "leaseOwner" FROM "TrainingJob" WHERE id = $1`, [long])).rows;
-    const owner = workers.find((w) => leaseOwner.split(":")[1] === String(w.child.pid))!;
+    const owner = deployment.workers.find((w) => leaseOwner.split(":")[1] === String(w.child.pid))!;
     expect(owner, `lease owner ${leaseOwner}`).toBeDefined();
     await owner.kill();
 
@@ -152,7 +134,7 @@ describe.skipIf(!SERVER_URL)("a scaled deployment: two web processes, two worker
         return response.headers.get("anneal-call-id")!;
       }),
     );
-    await webs[1].process.kill(); // at once: nothing written behind survives this
+    await deployment.webs[1].process.kill(); // at once: nothing written behind survives this
     const listed = await callJson(0, "GET", "/v1/calls?limit=100");
     const ids = new Set((listed.data as { id: string }[]).map((c) => c.id));
     expect(answered.filter((id) => !ids.has(id))).toEqual([]);
