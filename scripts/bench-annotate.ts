@@ -12,10 +12,8 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import pg from "pg";
-import { createApiKey } from "@/lib/auth/api-keys";
-import type { Principal } from "@/lib/auth/principal";
-import { createUser } from "@/lib/auth/users";
 import { closeDatabase, getDb } from "@/lib/db/client";
+import { benchTeam, seedCalls, type Person } from "./lib/bench-people";
 import { startBenchServer, type BenchServer } from "./lib/bench-learn-server";
 import { percentile } from "./lib/latency-stats";
 import { textTable } from "./lib/text-table";
@@ -28,11 +26,6 @@ const ITEMS = Number(env.BENCH_ANNOTATE_ITEMS ?? 2000);
 const WARMUP_ITEMS = Number(env.BENCH_ANNOTATE_WARMUP_ITEMS ?? 200);
 const P50_LIMIT_MS = 150;
 const P50_STRETCH_MS = 50;
-
-interface Person {
-  username: string;
-  key: string;
-}
 
 /** A fresh database on the server, and how to drop it. */
 async function createDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
@@ -54,35 +47,11 @@ async function createDatabase(): Promise<{ url: string; drop: () => Promise<void
   };
 }
 
-async function person(username: string, membership?: { teamId: string; role: "annotator" }): Promise<Person & { principal: Principal }> {
-  const { user } = await createUser({ username, email: `${username}@bench.test`, password: randomBytes(12).toString("hex") }, membership);
-  const principal: Principal = { user: { id: user.id, username, email: user.email, isAdmin: false }, via: "password" };
-  const { key } = await createApiKey(principal, { name: "bench" });
-  return { username, key, principal };
-}
-
 /** The owner (admin of a team `bench`), the annotators in it, and a project of recorded calls. */
 async function seed(calls: number): Promise<{ owner: Person; annotators: Person[]; project: string }> {
-  const owner = await person("bench-owner");
-  const db = getDb();
-  const team = await db.team.create({ data: { name: "bench", memberships: { create: { userId: owner.principal.user.id, role: "admin" } } } });
-  const annotators: Person[] = [];
-  for (let i = 0; i < ANNOTATORS; i++) annotators.push(await person(`annotator-${i + 1}`, { teamId: team.id, role: "annotator" }));
-  const project = await db.project.create({ data: { teamId: team.id, name: "judging" } });
-  // One statement: calls as the recorder writes them, a conversation and its answer each.
-  await db.$executeRawUnsafe(
-    `INSERT INTO "Call" (id, "projectId", "traceId", "opName", "requestId", model, "baseModel", inputs, output, "promptTokens", "completionTokens", status, "startedAt", "endedAt", "latencyMs")
-     SELECT gen_random_uuid(), $1::uuid, gen_random_uuid(), 'chat.completions', 'bench-' || n, 'anneal/tiny-chat', 'anneal/tiny-chat',
-            jsonb_build_object('messages', jsonb_build_array(
-              jsonb_build_object('role', 'system', 'content', 'You are a careful assistant.'),
-              jsonb_build_object('role', 'user', 'content', 'What is ' || n || ' + ' || (n * 7 % 13) || '? Explain briefly.'))),
-            jsonb_build_object('choices', jsonb_build_array(jsonb_build_object('index', 0, 'finish_reason', 'stop',
-              'message', jsonb_build_object('role', 'assistant', 'content', 'It is ' || (n + n * 7 % 13) || ', because adding the two gives that.')))),
-            24, 16, 'success', now() - make_interval(secs => $2 - n), now() - make_interval(secs => $2 - n) + interval '120 ms', 120
-       FROM generate_series(1, $2) AS n`,
-    project.id, calls,
-  );
-  return { owner, annotators, project: `bench/judging` };
+  const { owner, annotators, projectId } = await benchTeam("bench", "judging", ANNOTATORS);
+  await seedCalls(projectId, calls);
+  return { owner, annotators, project: "bench/judging" };
 }
 
 class Api {
