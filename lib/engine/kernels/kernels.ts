@@ -2,6 +2,7 @@
 // C addon (lib/engine/native). The TypeScript matmul and attention live in kernels/ts; the
 // TypeScript versions of the elementwise layers are the layers themselves (model/layers/*), where
 // their math is explained. All arrays are row-major float32; sizes are in elements.
+import type { PackedWeight } from "./packed-weight";
 
 /** Shapes of one causal self-attention call. q, out: [batch, seqLen, nHeads, headDim];
  *  k, v: [batch, seqLen, nKvHeads, headDim]; lse: [batch, nHeads, seqLen]. Query head h reads
@@ -25,6 +26,13 @@ export interface Kernels {
   matmulAB(C: Float32Array, A: Float32Array, B: Float32Array, M: number, K: number, N: number, accumulate: boolean): void;
   /** C[K,N] = A[M,K]ᵀ·B[M,N], or += when accumulate. */
   matmulAtB(C: Float32Array, A: Float32Array, B: Float32Array, M: number, K: number, N: number, accumulate: boolean): void;
+
+  /** C[M,rows] = r(X)[M,cols]·Wᵀ, or += when accumulate, for a frozen weight W[rows,cols] kept in its
+   *  file encoding; r rounds X as ggml's CPU backend does for W's type (activation-rounding.ts), so
+   *  the product is the one llama.cpp computes. */
+  matmulXWt(C: Float32Array, X: Float32Array, W: PackedWeight, M: number, accumulate: boolean): void;
+  /** C[M,cols] = dY[M,rows]·W, or += when accumulate: the gradient through a frozen W (no rounding). */
+  matmulDyW(C: Float32Array, dY: Float32Array, W: PackedWeight, M: number, accumulate: boolean): void;
 
   /** out = softmax(q·kᵀ/√headDim, causal)·v per head; lse = the log of each row's softmax
    *  denominator (scaled scores), kept so backward can recompute probabilities instead of storing

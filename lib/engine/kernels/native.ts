@@ -6,6 +6,7 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { AttentionShape, Kernels } from "./kernels";
+import { blockwisePackedMatmuls } from "./ts/packed-matmul";
 
 // Elementwise kernels take Kernels' own arguments; gemm, attention and adamwStep take flat numbers.
 interface NativeAddon extends Pick<Kernels,
@@ -26,12 +27,15 @@ export const nativeAddonPath = (): string =>
 export function loadNativeKernels(): Kernels {
   const addon = createRequire(import.meta.url)(nativeAddonPath()) as NativeAddon;
   const dims = (s: AttentionShape) => [s.batch, s.seqLen, s.nHeads, s.nKvHeads, s.headDim] as const;
+  const matmulABt: Kernels["matmulABt"] = (C, A, B, M, K, N, acc) => addon.gemm(0, 1, M, N, K, A, B, C, acc);
+  const matmulAB: Kernels["matmulAB"] = (C, A, B, M, K, N, acc) => addon.gemm(0, 0, M, N, K, A, B, C, acc);
   return {
     name: "native",
     variant: addon.variant,
-    matmulABt: (C, A, B, M, K, N, acc) => addon.gemm(0, 1, M, N, K, A, B, C, acc),
-    matmulAB: (C, A, B, M, K, N, acc) => addon.gemm(0, 0, M, N, K, A, B, C, acc),
+    matmulABt,
+    matmulAB,
     matmulAtB: (C, A, B, M, K, N, acc) => addon.gemm(1, 0, K, N, M, A, B, C, acc),
+    ...blockwisePackedMatmuls({ matmulABt, matmulAB }),
     attentionForward: (out, lse, q, k, v, s) => addon.attentionForward(out, lse, q, k, v, ...dims(s)),
     attentionBackward: (dq, dk, dv, dout, q, k, v, out, lse, s) =>
       addon.attentionBackward(dq, dk, dv, dout, q, k, v, out, lse, ...dims(s)),

@@ -10,7 +10,14 @@
 //   dequantize <type>              bytes in, ggml_get_type_traits(type)->to_float's f32 out (F32: copied)
 //   fp16 | bf16 | bf16-ref         f32 in, ggml_fp32_to_fp16_row / _bf16_row / _bf16_row_ref out
 //   llama-quantize <in> <out> <ftype> <nthread>   llama_model_quantize (a GGUF file to another)
+// and, through the libggml-cpu variant ggml's backend loader picks for this CPU (best ggml_backend_score):
+//   cpu-variant                    the file name of that variant
+//   round <type> <n_per_row>       f32 rows in; each row through from_float of <type>'s vec_dot_type, as
+//                                  mul_mat converts its activations, decoded back to f32 (d·q)
+//   mul-mat <type> <rows> <cols>   W (rows·cols of <type>) then X (f32, M rows of cols) in; C[M,rows] out,
+//                                  each element vec_dot(W row, from_float(X row)) as mul_mat computes it
 
+#include <dirent.h>
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -35,6 +42,25 @@ typedef const struct ggml_type_traits *(*get_type_traits_fn)(int type);
 typedef size_t (*quantize_chunk_fn)(int type, const float *src, void *dst, int64_t start, int64_t nrows,
                                     int64_t n_per_row, const float *imatrix);
 typedef void (*fp32_to_half_row_fn)(const float *x, uint16_t *y, int64_t n);
+typedef float (*fp16_to_fp32_fn)(uint16_t h);
+
+// ggml-cpu.h: struct ggml_type_traits_cpu and the functions that give it.
+typedef void (*ggml_vec_dot_t)(int n, float *s, size_t bs, const void *x, size_t bx, const void *y, size_t by, int nrc);
+struct ggml_type_traits_cpu {
+  ggml_from_float_t from_float;
+  ggml_vec_dot_t vec_dot;
+  int vec_dot_type; // enum ggml_type
+  int64_t nrows;
+};
+typedef const struct ggml_type_traits_cpu *(*get_type_traits_cpu_fn)(int type);
+typedef int (*backend_score_fn)(void);
+typedef void (*cpu_init_fn)(void);
+#define GGML_TYPE_F32 0
+#define GGML_TYPE_F16 1
+#define GGML_TYPE_Q8_0 8
+#define GGML_TYPE_Q8_1 9
+#define GGML_TYPE_Q8_K 15
+#define GGML_TYPE_BF16 30
 
 // llama.h: struct llama_model_quantize_params (enums are int-sized) and the functions that use it.
 struct llama_model_quantize_params {
@@ -120,6 +146,48 @@ static int llama_quantize(const char *bins, const char *in, const char *out, int
   return 0;
 }
 
+// The libggml-cpu-*.so with the highest ggml_backend_score (0: cannot run here), as ggml_backend_load_best picks.
+static void *best_cpu_variant(const char *bins, char *name, size_t name_len) {
+  DIR *dir = opendir(bins);
+  if (!dir) die("cannot list", bins);
+  int best = 0;
+  void *chosen = NULL;
+  for (struct dirent *e; (e = readdir(dir));) {
+    size_t len = strlen(e->d_name);
+    if (strncmp(e->d_name, "libggml-cpu-", 12) != 0 || len < 3 || strcmp(e->d_name + len - 3, ".so") != 0) continue;
+    void *lib = open_library(bins, e->d_name);
+    backend_score_fn score = (backend_score_fn)dlsym(lib, "ggml_backend_score");
+    int s = score ? score() : 0;
+    if (s > best) {
+      best = s;
+      chosen = lib;
+      snprintf(name, name_len, "%s", e->d_name);
+    }
+  }
+  closedir(dir);
+  if (!chosen) die("no libggml-cpu variant runs on this CPU", bins);
+  ((cpu_init_fn)symbol(chosen, "ggml_cpu_init"))();
+  return chosen;
+}
+
+// Values of one row as the vec_dot_type `vt` encodes them (from_float's output), decoded to f32.
+static void decode_vec_dot_row(void *base, int vt, const unsigned char *q, float *y, int64_t n) {
+  fp16_to_fp32_fn h = (fp16_to_fp32_fn)symbol(base, "ggml_fp16_to_fp32");
+  uint16_t u16;
+  float f;
+  for (int64_t i = 0; i < n; i++) {
+    if (vt == GGML_TYPE_F32) memcpy(&y[i], q + 4 * i, 4);
+    else if (vt == GGML_TYPE_F16) { memcpy(&u16, q + 2 * i, 2); y[i] = h(u16); }
+    else if (vt == GGML_TYPE_BF16) { uint32_t b = (uint32_t)q[2 * i] << 16 | (uint32_t)q[2 * i + 1] << 24; memcpy(&y[i], &b, 4); }
+    else if (vt == GGML_TYPE_Q8_0) { const unsigned char *b = q + (i / 32) * 34; memcpy(&u16, b, 2); y[i] = h(u16) * (int8_t)b[2 + i % 32]; }
+    else if (vt == GGML_TYPE_Q8_1) { const unsigned char *b = q + (i / 32) * 36; memcpy(&u16, b, 2); y[i] = h(u16) * (int8_t)b[4 + i % 32]; }
+    else if (vt == GGML_TYPE_Q8_K) { const unsigned char *b = q + (i / 256) * 292; memcpy(&f, b, 4); y[i] = f * (int8_t)b[4 + i % 256]; }
+    else die("cannot decode this vec_dot_type", NULL);
+  }
+}
+
+static size_t row_size(const struct ggml_type_traits *t, int64_t n) { return (size_t)(n / t->blck_size) * t->type_size; }
+
 int main(int argc, char **argv) {
   if (argc < 3) die("usage: ggml-reference <bins dir> <command> [args]", NULL);
   const char *bins = argv[1], *command = argv[2];
@@ -138,8 +206,41 @@ int main(int argc, char **argv) {
     return 0;
   }
 
+  char variant[256] = "";
+  if (strcmp(command, "cpu-variant") == 0) {
+    best_cpu_variant(bins, variant, sizeof variant);
+    printf("%s\n", variant);
+    return 0;
+  }
+
   size_t n;
   unsigned char *in = read_stdin(&n);
+  if (strcmp(command, "round") == 0 || strcmp(command, "mul-mat") == 0) {
+    int is_round = strcmp(command, "round") == 0;
+    if (argc != (is_round ? 5 : 6)) die("usage: round <type> <n_per_row> | mul-mat <type> <rows> <cols>", NULL);
+    get_type_traits_cpu_fn cpu_traits = (get_type_traits_cpu_fn)symbol(best_cpu_variant(bins, variant, sizeof variant), "ggml_get_type_traits_cpu");
+    int type = atoi(argv[3]);
+    const struct ggml_type_traits *wt = traits_of(base, type);
+    const struct ggml_type_traits_cpu *wc = cpu_traits(type);
+    int vt = wc->vec_dot_type;
+    const struct ggml_type_traits *vtt = traits_of(base, vt);
+    ggml_from_float_t from_float = cpu_traits(vt)->from_float;
+    int64_t rows = is_round ? 0 : atoll(argv[4]), cols = atoll(is_round ? argv[4] : argv[5]);
+    if (cols <= 0 || cols % wt->blck_size != 0 || cols % vtt->blck_size != 0) die("rows do not fit", wt->type_name);
+    size_t w_bytes = rows * row_size(wt, cols);
+    if (n < w_bytes || (n - w_bytes) % (cols * sizeof(float)) != 0) die("input is not W then whole rows of X", NULL);
+    int64_t M = (int64_t)((n - w_bytes) / (cols * sizeof(float)));
+    const float *X = (const float *)(in + w_bytes);
+    unsigned char *xq = malloc(row_size(vtt, cols));
+    float *out = malloc((size_t)M * (is_round ? cols : rows) * sizeof(float) + 1);
+    for (int64_t i = 0; i < M; i++) {
+      from_float(X + i * cols, xq, cols);
+      if (is_round) decode_vec_dot_row(base, vt, xq, out + i * cols, cols);
+      else for (int64_t j = 0; j < rows; j++) wc->vec_dot((int)cols, out + i * rows + j, 0, in + j * row_size(wt, cols), 0, xq, 0, 1);
+    }
+    write_stdout(out, (size_t)M * (is_round ? cols : rows) * sizeof(float));
+    return 0;
+  }
   if (strcmp(command, "quantize") == 0) {
     if (argc != 5) die("usage: quantize <type> <n_per_row>", NULL);
     const struct ggml_type_traits *t = traits_of(base, atoi(argv[3]));

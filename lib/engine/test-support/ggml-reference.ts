@@ -107,6 +107,26 @@ export function ggmlEncodeHalf(kind: "fp16" | "bf16" | "bf16-ref", floats: Float
   return new Uint16Array(out.buffer, 0, out.length / 2);
 }
 
+/** The libggml-cpu variant ggml's backend loader picks on this CPU (e.g. "libggml-cpu-haswell.so"). */
+export const ggmlCpuVariant = (): string => run(["cpu-variant"]).toString().trim();
+
+/** Rows of `rowLength` values as that variant's mul_mat rounds its activations for a `weightType`
+ *  weight (from_float of the type's vec_dot_type), decoded back to f32. */
+export function ggmlRoundActivations(weightType: number, floats: Float32Array, rowLength: number): Float32Array {
+  const out = copy(run(["round", String(weightType), String(rowLength)], bytesOf(floats)));
+  return new Float32Array(out.buffer, 0, out.length / 4);
+}
+
+/** C[M,rows] with C[i,j] = vec_dot(W row j, from_float(X row i)), as that variant's mul_mat computes
+ *  each element (W: rows·cols values of `weightType`, X: M rows of cols f32). */
+export function ggmlMulMat(weightType: number, w: Uint8Array, rows: number, cols: number, x: Float32Array): Float32Array {
+  const input = new Uint8Array(w.length + x.byteLength);
+  input.set(w);
+  input.set(bytesOf(x), w.length);
+  const out = copy(run(["mul-mat", String(weightType), String(rows), String(cols)], input));
+  return new Float32Array(out.buffer, 0, out.length / 4);
+}
+
 /** libllama's llama_model_quantize from one GGUF file to another (like llama-quantize). */
 export function quantizeGgufWithLlama(inPath: string, outPath: string, ftype: number, threads = 1): void {
   run(["llama-quantize", inPath, outPath, String(ftype), String(threads)]);

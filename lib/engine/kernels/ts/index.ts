@@ -5,6 +5,7 @@ import { tokenLogprobsBackward, tokenLogprobsForward } from "../../model/layers/
 import type { Kernels } from "../kernels";
 import { attentionBackward, attentionForward } from "./attention";
 import { matmulAB, matmulABt, matmulAtB } from "./matmul";
+import { blockwisePackedMatmuls } from "./packed-matmul";
 
 export const tsKernels: Kernels = {
   name: "ts",
@@ -12,6 +13,7 @@ export const tsKernels: Kernels = {
   matmulABt,
   matmulAB,
   matmulAtB,
+  ...blockwisePackedMatmuls({ matmulABt, matmulAB }),
   attentionForward,
   attentionBackward,
   rmsnormForward,
