@@ -59,7 +59,7 @@ describe("SFT dataset from judgement", () => {
   it("uses the calls that pass the rule and the corrected ones, says why the others were left out, and the job keeps the lineage", async () => {
     const ids = [await recordCall(w.projectId, "four"), await recordCall(w.projectId, "five"), await recordCall(w.projectId, "six"), await recordCall(w.projectId, "seven"), await recordCall(w.projectId, "eight")];
     const { queue, items } = await createQueue(w, { annotations_per_item: 2, annotators: [w.team.annotator.username, w.team.member.username] }, ids);
-    // 0: scores 5 and 3 → mean 4 passes ≥ 4; its "correction" is the model's reply untouched, so none.
+    // 0: scores 5 and 3 → mean 4 passes ≥ 4; its "correction" is the model's reply untouched, so none is stored.
     await annotate(queue.id, items[0].id, w.team.annotator, { score: 5, fix: "four" });
     await annotate(queue.id, items[0].id, w.team.member, { score: 3 });
     // 1: fails the rule, but a person corrected it: trained on the correction.
@@ -89,11 +89,11 @@ describe("SFT dataset from judgement", () => {
     expect(source).toMatchObject({
       kind: "sft_from_judgement", project: w.project, queue: { id: queue.id, name: "review" }, filter: null,
       rule: { spec: "score", type: "numeric", op: ">=", value: 4, text: "score ≥ 4" }, corrected_reply_spec: "fix", reward_spec: null,
-      feedback: { count: 5, types: ["wandb.annotation.score", "wandb.annotation.fix"] },
+      feedback: { count: 4, types: ["wandb.annotation.score", "wandb.annotation.fix"] },
       counts: { matched: 5, used: 2, corrected: 1 },
     });
     const used = await getDb().feedback.findMany({ where: { id: { in: source.feedback.ids_sample } }, select: { svcRef: true, queueId: true } });
-    expect(used.map((f) => f.svcRef.split("/").at(-1)).sort()).toEqual([ids[0], ids[0], ids[0], ids[1], ids[1]].sort());
+    expect(used.map((f) => f.svcRef.split("/").at(-1)).sort()).toEqual([ids[0], ids[0], ids[1], ids[1]].sort());
     expect(used.every((f) => f.queueId === queue.id)).toBe(true);
 
     const job = await post(w.team.member, "/v1/preview/sft-training-jobs", { model_id: modelId, training_data_url: built.body.file.id });
@@ -119,6 +119,32 @@ describe("SFT dataset from judgement", () => {
     const none = await sft({ queue_id: queue.id, rule: { spec: "score", op: ">", value: 3 } });
     expect(none.status).toBe(200);
     expect(none.body).toMatchObject({ file: null, used: 0, left_out: [{ reason: "failed_rule", count: 2 }] });
+  });
+
+  it("a corrected reply equal to the model's reply, whitespace aside, is none: a submission leaves it out, /feedback/create refuses it, and one stored before is not trained as one", async () => {
+    const ids = [await recordCall(w.projectId, "nine"), await recordCall(w.projectId, "ten")];
+    const { queue, items } = await createQueue(w, {}, ids);
+    await annotate(queue.id, items[0].id, w.team.annotator, { score: 2, fix: " nine\n" });
+    const stored = await getDb().feedback.findMany({ where: { queueId: queue.id }, select: { feedbackType: true } });
+    expect(stored.map((row) => row.feedbackType)).toEqual(["wandb.annotation.score"]);
+
+    const specRef = (await json(api("GET", `/v1/teams/${w.team.name}/projects/judging/annotation-specs/fix`, { bearer: w.team.member.key }))).body.ref;
+    const create = (value: string) =>
+      json(api("POST", "/feedback/create", {
+        basic: ["api", w.team.member.key],
+        body: { project_id: w.project, weave_ref: `svc:///${w.project}/call/${ids[1]}`, feedback_type: "wandb.annotation.fix", payload: { value }, annotation_ref: specRef },
+      }));
+    const refused = await create("ten \n");
+    expect(refused.status).toBe(422);
+    expect(refused.body.detail).toEqual([{ loc: ["body", "payload", "value"], msg: expect.stringContaining("is the model's reply (whitespace aside), so it corrects nothing"), type: "value_error" }]);
+    expect((await create("eleven")).status).toBe(200);
+
+    // A row stored before writes left unchanged replies out: one on the second call, made the model's reply again.
+    await annotate(queue.id, items[1].id, w.team.annotator, { score: 2, fix: "a real fix" });
+    await getDb().feedback.updateMany({ where: { queueId: queue.id, feedbackType: "wandb.annotation.fix" }, data: { payload: { value: "ten  " } } });
+    const built = await sft({ queue_id: queue.id, corrected_reply_spec: "fix" });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    expect(built.body).toMatchObject({ matched: 2, used: 0, corrected: 0, file: null, left_out: [{ reason: "not_corrected", call_ids: ids }] });
   });
 
   it("reads a call-log filter's calls with any annotation on them: boolean majority, categorical options, ties left out", async () => {

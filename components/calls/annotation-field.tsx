@@ -7,6 +7,7 @@ import { Button } from "@/components/ui/button";
 import { INPUT_CLASS } from "@/components/ui/field";
 import { Segmented } from "@/components/ui/segmented";
 import { errorMessage } from "@/lib/client/api-fetch";
+import { isCorrection } from "@/lib/feedback/corrections";
 
 // One's own value for one annotation spec of the project on a call (one per person and spec):
 // an input for the spec's type — a number in its range, yes/no, one of its options, a text, a
@@ -107,6 +108,7 @@ export function AnnotationField({ call, spec, answer, choiceCount }: { call: Jud
   } else {
     const numeric = spec.type === "numeric";
     const text = draft ?? (saved === undefined ? (spec.type === "corrected_reply" ? answer : "") : String(saved));
+    const unchanged = spec.type === "corrected_reply" && text.trim() !== "" && !isCorrection(text, answer);
     const onSubmit = (event: FormEvent) => {
       event.preventDefault();
       if (numeric) {
@@ -123,7 +125,8 @@ export function AnnotationField({ call, spec, answer, choiceCount }: { call: Jud
         )}
         <div className="flex items-center justify-end gap-2">
           {saved !== undefined && <ClearButton blocked={blocked} onClear={clear} />}
-          <Button type="submit" size="sm" disabled={blocked || text.trim() === "" || (saved !== undefined && text === String(saved))}>
+          {unchanged && <span className="mr-auto text-xs text-zinc-500">Edit the model&apos;s reply to correct it: an unchanged one is not saved.</span>}
+          <Button type="submit" size="sm" disabled={blocked || text.trim() === "" || unchanged || (saved !== undefined && text === String(saved))}>
             {set.isPending ? "Saving…" : "Save"}
           </Button>
         </div>

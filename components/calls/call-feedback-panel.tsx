@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { AnnotationField } from "@/components/calls/annotation-field";
-import { useCallFeedback, type JudgedCall } from "@/components/calls/feedback";
+import { ANNOTATION_PREFIX, useCallFeedback, type JudgedCall } from "@/components/calls/feedback";
 import { FeedbackList } from "@/components/calls/feedback-list";
 import { NoteEditor } from "@/components/calls/note-editor";
 import { useAnnotationSpecs } from "@/components/calls/queries";
@@ -18,6 +18,7 @@ export function CallFeedbackPanel({ call, answer, choiceCount }: { call: JudgedC
   const specs = useAnnotationSpecs(call.project);
   const feedback = useCallFeedback(call);
   const team = call.project.split("/")[0];
+  const corrections = new Set((specs.data ?? []).filter((spec) => spec.type === "corrected_reply").map((spec) => `${ANNOTATION_PREFIX}${spec.name}`));
   return (
     <div className="space-y-5">
       <Panel title="Your judgment" description="One reaction, one note and one value per spec each: changing your mind replaces yours.">
@@ -50,7 +51,7 @@ export function CallFeedbackPanel({ call, answer, choiceCount }: { call: JudgedC
         ) : feedback.isError ? (
           <QueryError what="the feedback" error={feedback.error} retry={() => void feedback.refetch()} />
         ) : (
-          <FeedbackList rows={feedback.data} team={team} />
+          <FeedbackList rows={feedback.data} team={team} answer={answer} corrections={corrections} />
         )}
       </Panel>
     </div>

@@ -6,8 +6,10 @@ import { useMe, useMembers } from "@/components/identity/queries";
 import { Badge } from "@/components/ui/badge";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
+import { isCorrection } from "@/lib/feedback/corrections";
 
-// Everyone's feedback on a call, newest first: what kind, what it says, who gave it and when.
+// Everyone's feedback on a call, newest first: what kind, what it says, who gave it and when. A
+// corrected reply that is the model's reply (stored before writes refused those) reads "unchanged".
 
 function kindOf(row: FeedbackRow): { label: string; tone: "green" | "blue" | "violet" | "neutral" } {
   if (row.feedback_type === REACTION) return { label: "reaction", tone: "green" };
@@ -16,8 +18,15 @@ function kindOf(row: FeedbackRow): { label: string; tone: "green" | "blue" | "vi
   return { label: row.feedback_type, tone: "neutral" };
 }
 
-function Value({ row }: { row: FeedbackRow }) {
+function Value({ row, answer, corrections }: { row: FeedbackRow; answer: string; corrections: ReadonlySet<string> }) {
   const { payload } = row;
+  if (corrections.has(row.feedback_type) && !isCorrection(payload.value, answer)) {
+    return (
+      <span className="text-sm text-zinc-500 italic" data-testid="unchanged-correction">
+        Unchanged: the model&apos;s reply
+      </span>
+    );
+  }
   if (row.feedback_type === REACTION) return <span className="text-base">{String(payload.emoji ?? "")}</span>;
   if (row.feedback_type === NOTE) return <p className="text-sm break-words whitespace-pre-wrap">{String(payload.note ?? "")}</p>;
   if (typeof payload.value === "string") return <p className="text-sm break-words whitespace-pre-wrap">{payload.value}</p>;
@@ -25,7 +34,8 @@ function Value({ row }: { row: FeedbackRow }) {
   return <JsonBlock value={payload} />;
 }
 
-export function FeedbackList({ rows, team }: { rows: FeedbackRow[]; team: string }) {
+/** `corrections`: the feedback types of the project's corrected_reply specs; `answer`: the reply they correct. */
+export function FeedbackList({ rows, team, answer, corrections }: { rows: FeedbackRow[]; team: string; answer: string; corrections: ReadonlySet<string> }) {
   const me = useMe();
   const members = useMembers(team);
   const nameOf = (userId: string) =>
@@ -48,7 +58,7 @@ export function FeedbackList({ rows, team }: { rows: FeedbackRow[]; team: string
                 <Badge tone={kind.tone}>{kind.label}</Badge>
               </Td>
               <Td className="max-w-md">
-                <Value row={row} />
+                <Value row={row} answer={answer} corrections={corrections} />
               </Td>
               <Td className="text-xs whitespace-nowrap text-zinc-600">{nameOf(row.wb_user_id)}</Td>
               <Td className="text-xs whitespace-nowrap text-zinc-500">

@@ -1,31 +1,14 @@
-import { flushCalls } from "@/lib/call-log/call-recorder";
 import { badRequest, notFound, ValidationError, type ValidationIssue } from "@/lib/contract/errors";
-import { getDatabase } from "@/lib/db/client";
 import type { Preference } from "./annotation-spec-values";
+import { recordedCall } from "./recorded-call";
 
 // A preferred choice (`{preferred, over}`) names two answers of one call, so it is checked against
 // the recorded call: the call must exist in the project (404), have at least two choices (400: a
 // preference needs two answers, whatever the value), and both indexes must be among them (422).
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 /** How many choices the project's recorded call has (0 for a failed call), or null when there is no such call. */
 export async function callChoiceCount(projectId: string, callId: string): Promise<number | null> {
-  // Weave's own call ids are not UUIDs; Anneal records only UUIDs, so those name no recorded call.
-  if (!UUID.test(callId)) return null;
-  const read = () =>
-    getDatabase().sql.query<{ choices: number }>(
-      `SELECT CASE WHEN jsonb_typeof(output->'choices') = 'array' THEN jsonb_array_length(output->'choices') ELSE 0 END AS choices
-       FROM "Call" WHERE id = $1::uuid AND "projectId" = $2::uuid`,
-      [callId, projectId],
-    );
-  let rows = await read();
-  // A call is written shortly after its answer; feedback sent at once may arrive first.
-  if (rows.length === 0) {
-    await flushCalls();
-    rows = await read();
-  }
-  return rows[0]?.choices ?? null;
+  return (await recordedCall(projectId, callId))?.choices ?? null;
 }
 
 /** What is wrong with a preference (already of the right shape) on a call with `choices` answers:

@@ -5,8 +5,10 @@ import type { AnnotationSpec } from "@/lib/db/generated/client";
 import { findLiveSpecVersion, storedDefinition } from "./annotation-specs";
 import { specValueProblem, type Preference } from "./annotation-spec-values";
 import { checkedPayload, feedbackKind } from "./kinds";
-import { assertPreferenceFits, callChoiceCount } from "./preferred-choice";
+import { isCorrection, UNCHANGED } from "./corrections";
+import { assertPreferenceFits } from "./preferred-choice";
 import { assertLiveQueue } from "./queue-ref";
+import { recordedCall, type RecordedCall } from "./recorded-call";
 import { parseRef, RefError, type ParsedRef, type RefKind } from "./refs";
 import type { CreateFeedbackBody } from "./schemas";
 
@@ -64,8 +66,8 @@ export interface KnownToBeLive {
   queueId?: string;
   /** Live spec versions by their canonical ref. */
   specs?: ReadonlyMap<string, AnnotationSpec>;
-  /** The number of choices of the call the feedback is about (for a preferred choice). */
-  choiceCount?: number;
+  /** The call the feedback is about, as read (null: no such call), for a preferred choice or a corrected reply. */
+  call?: RecordedCall | null;
 }
 
 export async function validateFeedback(access: ProjectAccess, body: CreateFeedbackBody, known: KnownToBeLive = {}): Promise<FeedbackRow> {
@@ -101,9 +103,10 @@ export async function validateFeedback(access: ProjectAccess, body: CreateFeedba
     if (!spec) throw notFound(`Annotation spec ${annotationRef!.canonical} not found (or deleted) in project '${project}'.`);
     const problem = specValueProblem(storedDefinition(spec), payload.value);
     if (problem) throw invalid(["body", "payload", "value"], `${problem} (annotation spec '${spec.name}', ${spec.type})`);
-    if (spec.type === "preferred_choice") {
-      const choices = known.choiceCount ?? (await callChoiceCount(access.project.id, subject.name));
-      assertPreferenceFits(payload.value as Preference, choices, subject.name, ["body", "payload", "value"]);
+    if (spec.type === "preferred_choice" || spec.type === "corrected_reply") {
+      const call = known.call !== undefined ? known.call : await recordedCall(access.project.id, subject.name);
+      if (spec.type === "preferred_choice") assertPreferenceFits(payload.value as Preference, call?.choices ?? null, subject.name, ["body", "payload", "value"]);
+      else if (!isCorrection(payload.value, call?.reply)) throw invalid(["body", "payload", "value"], `${UNCHANGED} (annotation spec '${spec.name}', corrected_reply)`);
     }
   }
   if (body.queue_id && body.queue_id !== known.queueId) await assertLiveQueue(access.project.id, body.queue_id);

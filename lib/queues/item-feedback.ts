@@ -6,6 +6,7 @@ import type { AnnotationSpec } from "@/lib/db/generated/client";
 import type { SqlSession } from "@/lib/db/sql";
 import { ANNOTATION_PREFIX, NOTE_TYPE } from "@/lib/feedback/kinds";
 import { resolveFeedbackProject } from "@/lib/feedback/project-access";
+import type { RecordedCall } from "@/lib/feedback/recorded-call";
 import { objectRef } from "@/lib/feedback/refs";
 import type { CreateFeedbackBody } from "@/lib/feedback/schemas";
 import { validateFeedback, type FeedbackRow } from "@/lib/feedback/validate-feedback";
@@ -25,18 +26,18 @@ export function itemCallRef(access: QueueAccess, callId: string): string {
 export const noteBody = (note: string): ItemFeedbackBody => ({ feedback_type: NOTE_TYPE, payload: { note } });
 
 /** The rows to write, validated before any transaction begins (as /feedback/create validates), but for
- *  the queue (just resolved), the spec versions it pins (`specs`, live ones) and the call's number of
- *  choices (`choiceCount`, when read), which are not looked up again. */
+ *  the queue (just resolved), the spec versions it pins (`specs`, live ones) and the recorded call
+ *  (`call`, when read), which are not looked up again. */
 export async function validateItemFeedback(
   principal: Principal,
   access: QueueAccess,
   ref: string,
   bodies: ItemFeedbackBody[],
   specs: AnnotationSpec[] = [],
-  choiceCount?: number,
+  call?: RecordedCall | null,
 ): Promise<FeedbackRow[]> {
   const project = await resolveFeedbackProject(principal, access.project, { write: true });
-  const known = { queueId: access.queue.id, specs: new Map(specs.map((spec) => [objectRef(access.project, spec.name, spec.digest), spec])), choiceCount };
+  const known = { queueId: access.queue.id, specs: new Map(specs.map((spec) => [objectRef(access.project, spec.name, spec.digest), spec])), call };
   const rows: FeedbackRow[] = [];
   for (const body of bodies) rows.push(await validateFeedback(project, { ...body, project_id: access.project, svc_ref: ref, queue_id: access.queue.id }, known));
   return rows;

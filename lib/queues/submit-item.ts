@@ -5,20 +5,25 @@ import type { AnnotationSpec } from "@/lib/db/generated/client";
 import { specValueProblem, type Preference } from "@/lib/feedback/annotation-spec-values";
 import { storedDefinition } from "@/lib/feedback/annotation-specs";
 import { ANNOTATION_PREFIX } from "@/lib/feedback/kinds";
-import { callChoiceCount, preferenceIssues } from "@/lib/feedback/preferred-choice";
+import { isCorrection } from "@/lib/feedback/corrections";
+import { preferenceIssues } from "@/lib/feedback/preferred-choice";
+import { recordedCall, type RecordedCall } from "@/lib/feedback/recorded-call";
 import { objectRef } from "@/lib/feedback/refs";
 import { resolveQueue } from "./queue-access";
 import { itemCallRef, noteBody, validateItemFeedback, writeItemFeedback, type ItemFeedbackBody, type WrittenItemFeedback } from "./item-feedback";
 import type { ItemDto, SubmitBody } from "./item-schemas";
 import { liveItemCallId, readItem } from "./item-rows";
-import { lockItem, writeProgress } from "./progress-write";
+import { dropClaim, lockItem, reopenReview, writeProgress } from "./progress-write";
 
 // POST /annotation_queues/{queue_id}/items/{item_id}/submit: the caller's annotation of an item —
 // one `wandb.annotation.<spec>` feedback row per value (against the spec version the queue pins,
 // with the queue's id and the call's ref), an optional note, and their progress `completed`, in one
 // transaction. Submitting an item one has completed (Back, then submit) replaces one's rows and
-// leaves the state as it is; a skipped item takes no annotation (400). A late submission — after
-// one's claim expired, even after others completed the item — is stored like any other.
+// leaves the state as it is; a skipped item takes no annotation (400). Any submission makes the
+// item's review pending again (a rejected item comes back to the reviewer this way). A late submission — after
+// one's claim expired, even after others completed the item — is stored like any other. A corrected
+// reply left as the model's reply (lib/feedback/corrections.ts) is no correction: it answers its
+// field (a required one too) and is not stored.
 
 interface QueueSpec {
   spec: AnnotationSpec;
@@ -26,13 +31,15 @@ interface QueueSpec {
 }
 
 /** Every value names a spec of the queue and satisfies its pinned version (a preferred choice: the
- *  call's choices too, `call`); every required spec has one. */
-function checkValues(project: string, specs: QueueSpec[], body: SubmitBody, call: { id: string; choices: number | null }): ItemFeedbackBody[] {
+ *  call's choices too, `call`); every required spec has one. The rows to write: one per value, but
+ *  for an unchanged corrected reply. */
+function checkValues(project: string, specs: QueueSpec[], body: SubmitBody, callId: string, call: RecordedCall | null | undefined): ItemFeedbackBody[] {
   const issues: ValidationIssue[] = [];
   for (const name of Object.keys(body.values)) {
     if (!specs.some(({ spec }) => spec.name === name)) issues.push({ loc: ["body", "values", name], msg: "not a spec of this queue", type: "value_error" });
   }
   const given: ItemFeedbackBody[] = [];
+  let unchanged = false;
   for (const { spec, required } of specs) {
     const value = body.values[spec.name];
     if (value === undefined) {
@@ -41,11 +48,15 @@ function checkValues(project: string, specs: QueueSpec[], body: SubmitBody, call
     }
     const problem = specValueProblem(storedDefinition(spec), value);
     if (problem) issues.push({ loc: ["body", "values", spec.name], msg: `${problem} (annotation spec '${spec.name}', ${spec.type})`, type: "value_error" });
-    else if (spec.type === "preferred_choice") issues.push(...preferenceIssues(value as Preference, call.choices, call.id, ["body", "values", spec.name]));
+    else if (spec.type === "preferred_choice") issues.push(...preferenceIssues(value as Preference, call?.choices ?? null, callId, ["body", "values", spec.name]));
+    else if (spec.type === "corrected_reply" && !isCorrection(value, call?.reply)) {
+      unchanged = true;
+      continue;
+    }
     given.push({ feedback_type: `${ANNOTATION_PREFIX}${spec.name}`, annotation_ref: objectRef(project, spec.name, spec.digest), payload: { value } });
   }
   if (issues.length > 0) throw new ValidationError(issues);
-  if (given.length === 0 && !body.note) throw invalid(["body", "values"], "give a value for at least one spec (or skip the item)");
+  if (given.length === 0 && !body.note && !unchanged) throw invalid(["body", "values"], "give a value for at least one spec (or skip the item)");
   return given;
 }
 
@@ -67,17 +78,19 @@ export async function submitItem(
   const annotator = principal.user.id;
   const [specs, callId] = await Promise.all([queueSpecs(queueId), liveItemCallId(access, itemId)]);
   const ref = itemCallRef(access, callId);
-  // The call's choices are read only for a preferred choice: the hot path stays as it is.
-  const prefers = specs.some(({ spec }) => spec.type === "preferred_choice" && body.values[spec.name] !== undefined);
-  const choices = prefers ? await callChoiceCount(access.queue.projectId, callId) : null;
-  const bodies = [...checkValues(access.project, specs, body, { id: callId, choices }), ...(body.note ? [noteBody(body.note)] : [])];
+  // The call is read only for a preferred choice or a corrected reply: the hot path stays as it is.
+  const readsCall = specs.some(({ spec }) => (spec.type === "preferred_choice" || spec.type === "corrected_reply") && body.values[spec.name] !== undefined);
+  const call = readsCall ? await recordedCall(access.queue.projectId, callId) : undefined;
+  const bodies = [...checkValues(access.project, specs, body, callId, call), ...(body.note ? [noteBody(body.note)] : [])];
   const live = specs.filter(({ spec }) => !spec.deletedAt).map(({ spec }) => spec);
-  const rows = await validateItemFeedback(principal, access, ref, bodies, live, choices ?? undefined);
+  const rows = await validateItemFeedback(principal, access, ref, bodies, live, call);
   const feedback = await getDatabase().sql.transaction(async (tx) => {
     const item = await lockItem(tx, access, itemId, annotator);
     if (item.state === "skipped") throw badRequest("You skipped this item, which is final for an annotator: it takes no annotation from you.");
     const written = await writeItemFeedback(tx, access, ref, annotator, rows, { replace: true });
     if (item.state !== "completed") await writeProgress(tx, item, annotator, "completed");
+    else await dropClaim(tx, item, annotator); // a rejected item taken back
+    await reopenReview(tx, item);
     return written;
   });
   return { item: await readItem(access, annotator, itemId), feedback };

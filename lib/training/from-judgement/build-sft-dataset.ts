@@ -2,11 +2,12 @@
 // JSONL file (purpose fine-tune, the format SFT jobs read) that carries its lineage. A call is used
 // when its combined annotation passes the rule (the model's reply is trained), or when it has a
 // corrected reply that differs from the model's (the correction is trained, whatever the rule says:
-// it is a person's answer, not the model's). A correction equal to the model's reply is none — the
-// annotator's form starts from the model's reply, so an untouched one is submitted as it was.
+// it is a person's answer, not the model's). A correction equal to the model's reply, whitespace
+// aside, is none (lib/feedback/corrections.ts): rows stored before writes left those out.
 import type { Principal } from "@/lib/auth/principal";
 import { getDatabase, getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
+import { isCorrection } from "@/lib/feedback/corrections";
 import { createFile } from "@/lib/files/files";
 import { callToExample } from "@/lib/training/sft/call-to-example";
 import { sftExampleSchema } from "@/lib/training/sft/tokenize-sft-example";
@@ -72,7 +73,7 @@ export async function buildSftDataset(principal: Principal, body: SftDatasetBody
     const call = replies.get(callId)!;
     const rows = (annotations.get(callId) ?? []).filter((row) => row.choice === null);
     const fix = fixSpec ? newestText(rows.filter((row) => row.spec === fixSpec)) : null;
-    const correction = fix !== null && fix !== replyText(call.reply) ? fix : null;
+    const correction = isCorrection(fix, replyText(call.reply)) ? fix : null;
     const refused = correction === null ? ruleVerdict(rule, rows) : null;
     if (refused) {
       leftOut.add(refused, callId);

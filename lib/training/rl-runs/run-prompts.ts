@@ -1,12 +1,14 @@
 // A run's prompts, fixed when it is created: inline, an uploaded JSONL file of {messages, reference?},
 // recorded calls, or an annotation queue's calls. A call's prompt is its messages up to its last
-// user turn (what the model answered), its reference the newest corrected reply given on it.
+// user turn (what the model answered), its reference the newest corrected reply given on it (none
+// where that is the model's reply: lib/feedback/corrections.ts).
 import type { Principal } from "@/lib/auth/principal";
 import { teamIdsAllowing } from "@/lib/auth/team-access";
 import { flushCalls } from "@/lib/call-log/call-recorder";
 import { invalid, notFound } from "@/lib/contract/errors";
 import { JsonlError, jsonlErrorAt, parseJsonl } from "@/lib/contract/jsonl";
 import { getDatabase } from "@/lib/db/client";
+import { isCorrection } from "@/lib/feedback/corrections";
 import { readFileForCaller } from "@/lib/files/files";
 import { resolveQueue } from "@/lib/queues/queue-access";
 import { MAX_RUN_PROMPTS } from "./limits";
@@ -48,6 +50,7 @@ interface CallRow {
   id: string;
   messages: unknown;
   reference: string | null;
+  reply: string | null;
 }
 
 const CALL_REF = `'svc:///' || t.name || '/' || p.name || '/call/' || c.id::text`;
@@ -58,7 +61,7 @@ const SPEC_REF = `'svc:///' || t.name || '/' || p.name || '/object/' || s.name |
 async function callPrompts(callIds: readonly string[], teamIds: readonly string[], strict: boolean): Promise<RunPrompt[]> {
   await flushCalls(); // calls are recorded write-behind
   const rows = await getDatabase().sql.query<CallRow>(
-    `SELECT c.id, c.inputs->'messages' AS messages,
+    `SELECT c.id, c.inputs->'messages' AS messages, c.output #>> '{choices,0,message,content}' AS reply,
             (SELECT f.payload->>'value' FROM "Feedback" f
                JOIN "AnnotationSpec" s ON s."projectId" = c."projectId" AND s.type = 'corrected_reply' AND f."annotationRef" = ${SPEC_REF}
               WHERE f."projectId" = c."projectId" AND f."svcRef" = ${CALL_REF}
@@ -88,5 +91,5 @@ function promptOfCall(row: CallRow): RunPrompt | null {
   if (!messages.success) return null;
   const lastUser = messages.data.findLastIndex((m) => m.role === "user");
   if (lastUser < 0) return null;
-  return { messages: messages.data.slice(0, lastUser + 1), ...(row.reference === null ? {} : { reference: row.reference }) };
+  return { messages: messages.data.slice(0, lastUser + 1), ...(isCorrection(row.reference, row.reply) ? { reference: row.reference } : {}) };
 }
