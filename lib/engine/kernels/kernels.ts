@@ -33,6 +33,8 @@ export interface Kernels {
   matmulXWt(C: Float32Array, X: Float32Array, W: PackedWeight, M: number, accumulate: boolean): void;
   /** C[M,cols] = dY[M,rows]·W, or += when accumulate: the gradient through a frozen W (no rounding). */
   matmulDyW(C: Float32Array, dY: Float32Array, W: PackedWeight, M: number, accumulate: boolean): void;
+  /** out[i, :] = row ids[i] of W, decoded to float32 exactly as ggml decodes it (an embedding lookup). */
+  gatherRows(out: Float32Array, W: PackedWeight, ids: Int32Array): void;
 
   /** out = softmax(q·kᵀ/√headDim, causal)·v per head; lse = the log of each row's softmax
    *  denominator (scaled scores), kept so backward can recompute probabilities instead of storing

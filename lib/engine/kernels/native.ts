@@ -6,9 +6,10 @@
 import { createRequire } from "node:module";
 import { fileURLToPath } from "node:url";
 import type { AttentionShape, Kernels } from "./kernels";
-import { blockwisePackedMatmuls } from "./ts/packed-matmul";
+import type { PackedWeight } from "./packed-weight";
 
-// Elementwise kernels take Kernels' own arguments; gemm, attention and adamwStep take flat numbers.
+// Elementwise kernels take Kernels' own arguments; gemm, attention, the packed-weight kernels and
+// adamwStep take flat numbers.
 interface NativeAddon extends Pick<Kernels,
   "rmsnormForward" | "rmsnormBackward" | "swigluForward" | "swigluBackward" | "tokenLogprobsForward" | "tokenLogprobsBackward"> {
   readonly variant: string;
@@ -17,6 +18,9 @@ interface NativeAddon extends Pick<Kernels,
     B: number, T: number, H: number, Hkv: number, dh: number): void;
   attentionBackward(dq: Float32Array, dk: Float32Array, dv: Float32Array, dout: Float32Array, q: Float32Array,
     k: Float32Array, v: Float32Array, out: Float32Array, lse: Float32Array, B: number, T: number, H: number, Hkv: number, dh: number): void;
+  matmulXWt(C: Float32Array, X: Float32Array, type: number, rows: number, cols: number, data: Uint8Array, M: number, accumulate: boolean): void;
+  matmulDyW(C: Float32Array, dY: Float32Array, type: number, rows: number, cols: number, data: Uint8Array, M: number, accumulate: boolean): void;
+  gatherRows(out: Float32Array, type: number, rows: number, cols: number, data: Uint8Array, ids: Int32Array, n: number): void;
   adamwStep(w: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array, n: number,
     lr: number, beta1: number, beta2: number, eps: number, c1: number, c2: number, decay: number): void;
 }
@@ -27,15 +31,16 @@ export const nativeAddonPath = (): string =>
 export function loadNativeKernels(): Kernels {
   const addon = createRequire(import.meta.url)(nativeAddonPath()) as NativeAddon;
   const dims = (s: AttentionShape) => [s.batch, s.seqLen, s.nHeads, s.nKvHeads, s.headDim] as const;
-  const matmulABt: Kernels["matmulABt"] = (C, A, B, M, K, N, acc) => addon.gemm(0, 1, M, N, K, A, B, C, acc);
-  const matmulAB: Kernels["matmulAB"] = (C, A, B, M, K, N, acc) => addon.gemm(0, 0, M, N, K, A, B, C, acc);
+  const weight = (w: PackedWeight) => [w.type, w.rows, w.cols, w.data] as const;
   return {
     name: "native",
     variant: addon.variant,
-    matmulABt,
-    matmulAB,
+    matmulABt: (C, A, B, M, K, N, acc) => addon.gemm(0, 1, M, N, K, A, B, C, acc),
+    matmulAB: (C, A, B, M, K, N, acc) => addon.gemm(0, 0, M, N, K, A, B, C, acc),
     matmulAtB: (C, A, B, M, K, N, acc) => addon.gemm(1, 0, K, N, M, A, B, C, acc),
-    ...blockwisePackedMatmuls({ matmulABt, matmulAB }),
+    matmulXWt: (C, X, w, M, acc) => addon.matmulXWt(C, X, ...weight(w), M, acc),
+    matmulDyW: (C, dY, w, M, acc) => addon.matmulDyW(C, dY, ...weight(w), M, acc),
+    gatherRows: (out, w, ids) => addon.gatherRows(out, ...weight(w), ids, ids.length),
     attentionForward: (out, lse, q, k, v, s) => addon.attentionForward(out, lse, q, k, v, ...dims(s)),
     attentionBackward: (dq, dk, dv, dout, q, k, v, out, lse, s) =>
       addon.attentionBackward(dq, dk, dv, dout, q, k, v, out, lse, ...dims(s)),

@@ -8,9 +8,9 @@ import { encodeBf16, encodeF16 } from "../gguf/half-float";
 import { DEQUANTIZABLE_TYPES, dequantizeRows } from "../gguf/weight-types";
 import { randomNormal } from "../model/random-tensor";
 import { Prng } from "../prng";
-import { bitDifference, ggmlMulMat, ggmlQuantizeRows, ggmlRoundActivations } from "../test-support/ggml-reference";
+import { bitDifference, ggmlDequantizeRows, ggmlMulMat, ggmlQuantizeRows, ggmlRoundActivations } from "../test-support/ggml-reference";
 import { roundActivations } from "./activation-rounding";
-import { gatherRows, packedWeight, packedWeightFromF32, type PackedWeight } from "./packed-weight";
+import { packedWeight, packedWeightFromF32, type PackedWeight } from "./packed-weight";
 import { kernelPaths } from "./testing";
 
 const bytesOf = (a: Float32Array | Uint16Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -75,8 +75,9 @@ function worstError(got: Float32Array, want: ArrayLike<number>, scale: ArrayLike
 // that the float32 rounding of X does not model: up to 2⁻¹¹ of that share.
 const tolerance = (type: number) => (type === GGML_TYPE.Q4_1 || type === GGML_TYPE.Q5_1 ? 1e-3 : 1e-5);
 
-// 600 rows × 512 cols is over the TypeScript path's 1 MiB decode block, so blocks are covered.
-const SHAPES: [number, number, number][] = [[5, 37, 512], [3, 600, 512], [1, 8, 256]];
+// 600 rows × 512 cols is over the TypeScript path's 1 MiB decode block; rows > 512, cols 1,280 and
+// M = 100 cross the native gemm's NC, KC and MC blocks.
+const SHAPES: [number, number, number][] = [[5, 37, 512], [3, 600, 512], [1, 8, 256], [2, 40, 1280], [100, 20, 256]];
 
 describe.each(kernelPaths.map((k) => [k.name, k] as const))("packed-weight matmuls (%s)", (_, kernels) => {
   const cases = DEQUANTIZABLE_TYPES.flatMap((t) => SHAPES.map(([M, rows, cols]) => [ggmlTypeName(t), M, rows, cols, t] as const));
@@ -117,17 +118,16 @@ describe.each(kernelPaths.map((k) => [k.name, k] as const))("packed-weight matmu
       expect(worstError(C, expected, bound, 1e-5)).toBeLessThanOrEqual(1);
     }
   });
-});
 
-describe("gatherRows", () => {
-  it.each(DEQUANTIZABLE_TYPES.map((t) => [ggmlTypeName(t), t] as const))("%s: decodes the rows asked for, as dequantizing the whole weight does", (_, type) => {
-    const w = weight(type, 9, 256, type);
-    const ids = [3, 0, 8, 3];
-    const out = new Float32Array(ids.length * 256);
-    gatherRows(out, w, ids);
-    const all = decoded(w);
-    const want = new Float32Array(ids.flatMap((id) => [...all.subarray(id * 256, (id + 1) * 256)]));
+
+  it.each(DEQUANTIZABLE_TYPES.map((t) => [ggmlTypeName(t), t] as const))("%s: gatherRows decodes rows bit for bit as ggml's to_float", (_, type) => {
+    const w = weight(type, 9, 512, type);
+    const ids = new Int32Array([3, 0, 8, 3]);
+    const out = new Float32Array(ids.length * 512);
+    kernels.gatherRows(out, w, ids);
+    const all = type === GGML_TYPE.F32 ? decoded(w) : ggmlDequantizeRows(type, w.data);
+    const want = new Float32Array(Array.from(ids, (id) => [...all.subarray(id * 512, (id + 1) * 512)]).flat());
     expect(bitDifference(out, want)).toBe("");
-    expect(() => gatherRows(out, w, [9])).toThrow(/outside/);
+    expect(() => kernels.gatherRows(out, w, new Int32Array([9]))).toThrow(/outside/);
   });
 });

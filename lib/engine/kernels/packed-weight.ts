@@ -39,7 +39,7 @@ export function packedWeightFromTensor(tensor: { name: string; dims: number[]; g
 export const packedWeightFromF32 = (values: Float32Array, rows: number, cols: number): PackedWeight =>
   packedWeight(GGML_TYPE.F32, rows, cols, new Uint8Array(values.buffer, values.byteOffset, rows * cols * 4));
 
-/** out[i, :] = row ids[i] of W, decoded to float32 as ggml decodes it. */
+/** out[i, :] = row ids[i] of W, decoded to float32 as ggml decodes it (Kernels.gatherRows in TypeScript). */
 export function gatherRows(out: Float32Array, w: PackedWeight, ids: ArrayLike<number>): void {
   const rowBytes = packedRowBytes(w);
   if (out.length < ids.length * w.cols) throw new Error(`gatherRows: ${ids.length} rows of ${w.cols} do not fit in ${out.length}`);

@@ -59,7 +59,7 @@ static void* array_arg(args_t* a, size_t i, napi_typedarray_type want, size_t ne
   void* data;
   napi_value buffer;
   if (napi_get_typedarray_info(a->env, a->argv[i], &type, &length, &data, &buffer, &offset) != napi_ok || type != want)
-    a->error = want == napi_float32_array ? "expected a Float32Array" : "expected an Int32Array";
+    a->error = want == napi_float32_array ? "expected a Float32Array" : want == napi_int32_array ? "expected an Int32Array" : "expected a Uint8Array";
   else if (length < need)
     a->error = "array shorter than its shape";
   return data;
@@ -68,6 +68,7 @@ static void* array_arg(args_t* a, size_t i, napi_typedarray_type want, size_t ne
 #define F32(i, need) ((float*)array_arg(&a, i, napi_float32_array, need, 0))
 #define F32_OR_NULL(i, need) ((float*)array_arg(&a, i, napi_float32_array, need, 1))
 #define I32(i, need) ((int*)array_arg(&a, i, napi_int32_array, need, 0))
+#define U8(i, need) ((const unsigned char*)array_arg(&a, i, napi_uint8_array, need, 0))
 #define THROW_IF_ERROR(name) \
   do { if (a.error) { char msg[160]; snprintf(msg, sizeof msg, "anneal_kernels.%s: %s", name, a.error); napi_throw_range_error(env, NULL, msg); return NULL; } } while (0)
 // For the kernels that return -1 when their scratch could not be allocated.
@@ -87,6 +88,54 @@ static napi_value Gemm(napi_env env, napi_callback_info info) {
   int status = a.self->table->sgemm(&a.self->scratch, transA, transB, M, N, K, A, transA ? M : K, B, transB ? K : N, C, N,
                                     accumulate);
   THROW_IF_NO_MEMORY("gemm", status);
+  return NULL;
+}
+
+// A packed weight from arguments (type, rows, cols, data) starting at `first`.
+static packed_weight weight_args(args_t* a, size_t first) {
+  packed_weight w = {int_arg(a, first), int_arg(a, first + 1), int_arg(a, first + 2), 0, NULL};
+  int size = 0, bytes = 0;
+  if (!a->error && !weight_block(w.type, &size, &bytes)) a->error = "the weight's ggml type is not one the kernels decode";
+  else if (!a->error && w.cols % size != 0) a->error = "the weight's rows are not whole blocks of its type";
+  if (a->error) return w;
+  w.row_bytes = (size_t)(w.cols / size) * bytes;
+  w.data = array_arg(a, first + 3, napi_uint8_array, w.row_bytes * w.rows, 0);
+  return w;
+}
+
+// matmulXWt(C, X, type, rows, cols, data, M, accumulate): C[M,rows] (+)= r(X)[M,cols]·Wᵀ.
+// matmulDyW(C, dY, type, rows, cols, data, M, accumulate): C[M,cols] (+)= dY[M,rows]·W.
+static napi_value packed_matmul(napi_env env, napi_callback_info info, int xwt) {
+  args_t a;
+  read_args(env, info, &a, 8);
+  packed_weight w = weight_args(&a, 2);
+  int M = int_arg(&a, 6);
+  size_t in = (size_t)M * (xwt ? w.cols : w.rows), out = (size_t)M * (xwt ? w.rows : w.cols);
+  float* C = F32(0, out);
+  const float* X = F32(1, in);
+  bool accumulate = false;
+  if (!a.error && napi_get_value_bool(env, a.argv[7], &accumulate) != napi_ok) a.error = "accumulate must be a boolean";
+  THROW_IF_ERROR(xwt ? "matmulXWt" : "matmulDyW");
+  const kernel_table* t = a.self->table;
+  int status = (xwt ? t->matmul_xwt : t->matmul_dyw)(&a.self->scratch, &w, X, M, C, accumulate);
+  THROW_IF_NO_MEMORY("packed matmul", status);
+  return NULL;
+}
+
+static napi_value MatmulXWt(napi_env env, napi_callback_info info) { return packed_matmul(env, info, 1); }
+static napi_value MatmulDyW(napi_env env, napi_callback_info info) { return packed_matmul(env, info, 0); }
+
+// gatherRows(out, type, rows, cols, data, ids, n)
+static napi_value GatherRows(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 7);
+  packed_weight w = weight_args(&a, 1);
+  int n = int_arg(&a, 6);
+  float* out = F32(0, (size_t)n * w.cols);
+  const int* ids = I32(5, n);
+  for (int i = 0; !a.error && i < n; i++) if (ids[i] < 0 || ids[i] >= w.rows) a.error = "a row id is outside the weight";
+  THROW_IF_ERROR("gatherRows");
+  a.self->table->gather_rows(&w, ids, n, out);
   return NULL;
 }
 
@@ -235,6 +284,7 @@ static void free_instance(napi_env env, void* data, void* hint) {
   addon_instance* self = data;
   free(self->scratch.pack);
   free(self->scratch.attention);
+  free(self->scratch.rounded);
   free(self);
 }
 
@@ -252,6 +302,9 @@ static napi_value Init(napi_env env, napi_value exports) {
   if (__builtin_cpu_supports("x86-64-v3")) self->table = &kernels_x86_64_v3;
 #endif
   export_function(env, exports, self, "gemm", Gemm);
+  export_function(env, exports, self, "matmulXWt", MatmulXWt);
+  export_function(env, exports, self, "matmulDyW", MatmulDyW);
+  export_function(env, exports, self, "gatherRows", GatherRows);
   export_function(env, exports, self, "attentionForward", AttentionForward);
   export_function(env, exports, self, "attentionBackward", AttentionBackward);
   export_function(env, exports, self, "rmsnormForward", RmsnormForward);

@@ -45,7 +45,7 @@ static int attention_forward(kernel_scratch* s, float* out, float* lse, const fl
       for (int i0 = 0; i0 < T; i0 += ROWS) {
         const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
         const float* qb = q + ((size_t)b * T + i0) * ldq + h * dh;
-        gemm(pack, 0, 1, rows, n, dh, qb, ldq, kb, ldk, S, n, 0);  // S[rows,n] = Q·Kᵀ
+        gemm(pack, 0, 1, rows, n, dh, qb, ldq, kb, ldk, NULL, S, n, 0);  // S[rows,n] = Q·Kᵀ
         for (int r = 0; r < rows; r++) {  // softmax of each row, keeping its log-sum-exp
           float* p = S + (size_t)r * n;
           int last = i0 + r;
@@ -56,7 +56,7 @@ static int attention_forward(kernel_scratch* s, float* out, float* lse, const fl
           for (int j = last + 1; j < n; j++) p[j] = 0.0f;
           rowLse[i0 + r] = max + logf(z);
         }
-        gemm(pack, 0, 0, rows, dh, n, S, n, vb, ldk, out + ((size_t)b * T + i0) * ldq + h * dh, ldq, 0);  // O = P·V
+        gemm(pack, 0, 0, rows, dh, n, S, n, vb, ldk, NULL, out + ((size_t)b * T + i0) * ldq + h * dh, ldq, 0);  // O = P·V
       }
     }
   return 0;
@@ -81,9 +81,9 @@ static int attention_backward(kernel_scratch* s, float* dq, float* dk, float* dv
       for (int i0 = 0; i0 < T; i0 += ROWS) {
         const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
         const size_t qOff = ((size_t)b * T + i0) * ldq + h * dh;
-        gemm(pack, 0, 1, rows, n, dh, q + qOff, ldq, k + kvOff, ldk, P, n, 0);
+        gemm(pack, 0, 1, rows, n, dh, q + qOff, ldq, k + kvOff, ldk, NULL, P, n, 0);
         probabilities(P, n, rows, n, i0, scale, rowLse);
-        gemm(pack, 0, 1, rows, n, dh, dout + qOff, ldq, v + kvOff, ldk, dS, n, 0);  // dP = dO·Vᵀ
+        gemm(pack, 0, 1, rows, n, dh, dout + qOff, ldq, v + kvOff, ldk, NULL, dS, n, 0);  // dP = dO·Vᵀ
         for (int r = 0; r < rows; r++) {
           // Σ_j p_j·dp_j = dO_i·O_i: the softmax Jacobian's shared term.
           const float* o = out + qOff + (size_t)r * ldq;
@@ -94,9 +94,9 @@ static int attention_backward(kernel_scratch* s, float* dq, float* dk, float* dv
           float* ds = dS + (size_t)r * n;
           for (int j = 0; j < n; j++) ds[j] = p[j] * (ds[j] - dot) * scale;
         }
-        gemm(pack, 1, 0, n, dh, rows, P, n, dout + qOff, ldq, dv + kvOff, ldk, 1);  // dV += Pᵀ·dO
-        gemm(pack, 0, 0, rows, dh, n, dS, n, k + kvOff, ldk, dq + qOff, ldq, 0);    // dQ = dS·K
-        gemm(pack, 1, 0, n, dh, rows, dS, n, q + qOff, ldq, dk + kvOff, ldk, 1);    // dK += dSᵀ·Q
+        gemm(pack, 1, 0, n, dh, rows, P, n, dout + qOff, ldq, NULL, dv + kvOff, ldk, 1);  // dV += Pᵀ·dO
+        gemm(pack, 0, 0, rows, dh, n, dS, n, k + kvOff, ldk, NULL, dq + qOff, ldq, 0);    // dQ = dS·K
+        gemm(pack, 1, 0, n, dh, rows, dS, n, q + qOff, ldq, NULL, dk + kvOff, ldk, 1);    // dK += dSᵀ·Q
       }
     }
   return 0;

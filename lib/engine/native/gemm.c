@@ -19,10 +19,12 @@ typedef float v8 __attribute__((vector_size(32)));
 static inline v8 load8(const float* p) { v8 v; memcpy(&v, p, sizeof v); return v; }
 static inline void store8(float* p, v8 v) { memcpy(p, &v, sizeof v); }
 
-// The scratch's packing space: an MC×KC block of A, then a KC×NC block of B, 64-byte aligned.
+// The scratch's packing space: an MC×KC block of A, a KC×NC block of B, then NR×KC floats for a
+// packed weight's decoded rows (≥ NC, one row segment), 64-byte aligned.
 #define PACKED_B_OFFSET (MC * KC)
+#define DECODED_OFFSET (MC * KC + KC * NC)
 static float* gemm_pack(kernel_scratch* s) {
-  if (!s->pack) s->pack = aligned_alloc(64, (size_t)(MC * KC + KC * NC) * sizeof(float));
+  if (!s->pack) s->pack = aligned_alloc(64, (size_t)(MC * KC + KC * NC + NR * KC) * sizeof(float));
   return s->pack;
 }
 
@@ -48,6 +50,34 @@ static void pack_b(float* packedB, int transB, const float* B, int ldb, int k0, 
       float* d = dst + k * NR;
       if (transB) for (int j = 0; j < width; j++) d[j] = B[(size_t)(j0 + p * NR + j) * ldb + k0 + k];
       else memcpy(d, B + (size_t)(k0 + k) * ldb + j0 + p * NR, width * sizeof(float));
+      for (int j = width; j < NR; j++) d[j] = 0.0f;
+    }
+  }
+}
+
+// pack_b's layout from a packed weight, decoded block by block into `decoded`: op(B)[k,j] = W[j,k]
+// (transB: B = Wᵀ) or W[k,j]. k0 and j0 are multiples of KC and NC, so whole blocks of any type.
+static void pack_b_weight(float* packedB, float* decoded, const packed_weight* w, int transB, int k0, int kc, int j0, int nc) {
+  for (int p = 0; p * NR < nc; p++) {
+    float* dst = packedB + (size_t)p * kc * NR;
+    int width = nc - p * NR < NR ? nc - p * NR : NR;
+    if (transB) {
+      for (int j = 0; j < width; j++)
+        decode_segment(w->type, w->data + (size_t)(j0 + p * NR + j) * w->row_bytes, k0, kc, decoded + (size_t)j * kc);
+      for (int k = 0; k < kc; k++) {
+        float* d = dst + k * NR;
+        for (int j = 0; j < width; j++) d[j] = decoded[(size_t)j * kc + k];
+        for (int j = width; j < NR; j++) d[j] = 0.0f;
+      }
+    }
+  }
+  if (transB) return;
+  for (int k = 0; k < kc; k++) {
+    decode_segment(w->type, w->data + (size_t)(k0 + k) * w->row_bytes, j0, nc, decoded);
+    for (int p = 0; p * NR < nc; p++) {
+      float* d = packedB + ((size_t)p * kc + k) * NR;
+      int width = nc - p * NR < NR ? nc - p * NR : NR;
+      memcpy(d, decoded + p * NR, width * sizeof(float));
       for (int j = width; j < NR; j++) d[j] = 0.0f;
     }
   }
@@ -79,11 +109,12 @@ static void microkernel(int kc, const float* restrict a, const float* restrict b
     for (int j = 0; j < nr; j++) C[(size_t)r * ldc + j] = accumulate ? C[(size_t)r * ldc + j] + tile[r][j] : tile[r][j];
 }
 
-// sgemm on packing space from gemm_pack (never NULL here). Kept out of line: inlined into
-// attention_forward (GCC 12, -O3) it made that ~15% slower.
+// sgemm on packing space from gemm_pack (never NULL here); op(B) comes from the packed weight w
+// instead of B when w is not NULL. Kept out of line: inlined into attention_forward (GCC 12, -O3)
+// it made that ~15% slower.
 __attribute__((noinline))
 static void gemm(float* pack, int transA, int transB, int M, int N, int K, const float* A, int lda, const float* B,
-                 int ldb, float* C, int ldc, int accumulate) {
+                 int ldb, const packed_weight* w, float* C, int ldc, int accumulate) {
   float *packedA = pack, *packedB = pack + PACKED_B_OFFSET;
   if (K == 0) {
     if (!accumulate) for (int i = 0; i < M; i++) memset(C + (size_t)i * ldc, 0, N * sizeof(float));
@@ -94,7 +125,8 @@ static void gemm(float* pack, int transA, int transB, int M, int N, int K, const
     for (int k0 = 0; k0 < K; k0 += KC) {
       int kc = K - k0 < KC ? K - k0 : KC;
       int acc = accumulate || k0 > 0;  // later K blocks add to what the first one wrote
-      pack_b(packedB, transB, B, ldb, k0, kc, j0, nc);
+      if (w) pack_b_weight(packedB, pack + DECODED_OFFSET, w, transB, k0, kc, j0, nc);
+      else pack_b(packedB, transB, B, ldb, k0, kc, j0, nc);
       for (int i0 = 0; i0 < M; i0 += MC) {
         int mc = M - i0 < MC ? M - i0 : MC;
         pack_a(packedA, transA, A, lda, i0, mc, k0, kc);
@@ -112,6 +144,36 @@ static int sgemm(kernel_scratch* s, int transA, int transB, int M, int N, int K,
                  const float* B, int ldb, float* C, int ldc, int accumulate) {
   float* pack = gemm_pack(s);
   if (!pack) return -1;
-  gemm(pack, transA, transB, M, N, K, A, lda, B, ldb, C, ldc, accumulate);
+  gemm(pack, transA, transB, M, N, K, A, lda, B, ldb, NULL, C, ldc, accumulate);
   return 0;
+}
+
+static int matmul_xwt(kernel_scratch* s, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
+  float* pack = gemm_pack(s);
+  size_t n = (size_t)M * w->cols;
+  const int round = w->type != GGML_F32 && n > 0;
+  if (round && n > s->rounded_len) {
+    free(s->rounded);
+    s->rounded = malloc(n * sizeof(float));
+    s->rounded_len = s->rounded ? n : 0;
+  }
+  if (!pack || (round && !s->rounded)) return -1;
+  const float* A = X;
+  if (round) {
+    round_activations(w->type, X, s->rounded, n);
+    A = s->rounded;
+  }
+  gemm(pack, 0, 1, M, w->rows, w->cols, A, w->cols, NULL, 0, w, C, w->rows, accumulate);
+  return 0;
+}
+
+static int matmul_dyw(kernel_scratch* s, const packed_weight* w, const float* dY, int M, float* C, int accumulate) {
+  float* pack = gemm_pack(s);
+  if (!pack) return -1;
+  gemm(pack, 0, 0, M, w->cols, w->rows, dY, w->rows, NULL, 0, w, C, w->cols, accumulate);
+  return 0;
+}
+
+static void gather_rows(const packed_weight* w, const int* ids, int n, float* out) {
+  for (int i = 0; i < n; i++) decode_segment(w->type, w->data + (size_t)ids[i] * w->row_bytes, 0, w->cols, out + (size_t)i * w->cols);
 }

@@ -10,10 +10,34 @@
 // environment, i.e. per thread); nothing else in the kernels is shared. Starts zeroed; the kernels
 // allocate on first use and grow it; the owner frees both buffers.
 typedef struct {
-  float* pack;            // gemm's packed blocks of A and B (gemm.c)
+  float* pack;            // gemm's packed blocks of A and B, and a weight's decoded rows (gemm.c)
   float* attention;       // attention's score blocks (attention.c)
   size_t attention_len;   // floats allocated at `attention`
+  float* rounded;         // activations rounded for a packed weight (matmul_xwt)
+  size_t rounded_len;     // floats allocated at `rounded`
 } kernel_scratch;
+
+// ggml's weight types the kernels decode (ggml.h enum ggml_type).
+enum { GGML_F32 = 0, GGML_F16 = 1, GGML_Q4_0 = 2, GGML_Q4_1 = 3, GGML_Q5_0 = 6, GGML_Q5_1 = 7, GGML_Q8_0 = 8,
+       GGML_Q4_K = 12, GGML_Q5_K = 13, GGML_Q6_K = 14, GGML_BF16 = 30 };
+
+// Values per block and bytes per block of a type the kernels decode; 0 for any other type.
+static inline int weight_block(int type, int* block_size, int* block_bytes) {
+  static const struct { int type, size, bytes; } layouts[] = {
+      {GGML_F32, 1, 4}, {GGML_F16, 1, 2}, {GGML_BF16, 1, 2}, {GGML_Q8_0, 32, 34}, {GGML_Q4_0, 32, 18},
+      {GGML_Q4_1, 32, 20}, {GGML_Q5_0, 32, 22}, {GGML_Q5_1, 32, 24}, {GGML_Q4_K, 256, 144}, {GGML_Q5_K, 256, 176},
+      {GGML_Q6_K, 256, 210}};
+  for (size_t i = 0; i < sizeof layouts / sizeof layouts[0]; i++)
+    if (layouts[i].type == type) { *block_size = layouts[i].size; *block_bytes = layouts[i].bytes; return 1; }
+  return 0;
+}
+
+// W[rows, cols] in its GGUF encoding: rows of row_bytes bytes, each cols values (whole blocks).
+typedef struct {
+  int type, rows, cols;
+  size_t row_bytes;
+  const unsigned char* data;
+} packed_weight;
 
 // Kernels that return int return 0, or -1 when they could not allocate their scratch (nothing written).
 typedef struct {
@@ -28,6 +52,12 @@ typedef struct {
   int (*attention_backward)(kernel_scratch* scratch, float* dq, float* dk, float* dv, const float* dout, const float* q,
                             const float* k, const float* v, const float* out, const float* lse,
                             int B, int T, int H, int Hkv, int dh);
+  // C[M,rows] (+)= r(X)[M,cols]·Wᵀ, X rounded as ggml's mul_mat rounds it for W's type (packed.c).
+  int (*matmul_xwt)(kernel_scratch* scratch, const packed_weight* w, const float* X, int M, float* C, int accumulate);
+  // C[M,cols] (+)= dY[M,rows]·W.
+  int (*matmul_dyw)(kernel_scratch* scratch, const packed_weight* w, const float* dY, int M, float* C, int accumulate);
+  // out[i,:] = row ids[i] of W, decoded (ids already checked to be rows of W).
+  void (*gather_rows)(const packed_weight* w, const int* ids, int n, float* out);
   void (*rmsnorm_forward)(float* y, float* rstd, const float* x, const float* g, int M, int D, float eps);
   void (*rmsnorm_backward)(float* dx, float* dg, const float* dy, const float* x, const float* g, const float* rstd,
                            int M, int D);

@@ -2,6 +2,7 @@
 // with -DVARIANT=<name>, giving the table kernels_<name>.
 #include "kernels.h"
 #include <string.h>
+#include "packed.c"
 #include "gemm.c"
 #include "attention.c"
 #include "rmsnorm.c"
@@ -17,6 +18,9 @@
 const kernel_table CAT(kernels_, VARIANT) = {
     .name = STR(VARIANT),
     .sgemm = sgemm,
+    .matmul_xwt = matmul_xwt,
+    .matmul_dyw = matmul_dyw,
+    .gather_rows = gather_rows,
     .attention_forward = attention_forward,
     .attention_backward = attention_backward,
     .rmsnorm_forward = rmsnorm_forward,

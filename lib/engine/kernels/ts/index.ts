@@ -3,6 +3,7 @@ import { rmsnormBackward, rmsnormForward } from "../../model/layers/rmsnorm";
 import { swigluBackward, swigluForward } from "../../model/layers/swiglu";
 import { tokenLogprobsBackward, tokenLogprobsForward } from "../../model/layers/token-logprobs";
 import type { Kernels } from "../kernels";
+import { gatherRows } from "../packed-weight";
 import { attentionBackward, attentionForward } from "./attention";
 import { matmulAB, matmulABt, matmulAtB } from "./matmul";
 import { blockwisePackedMatmuls } from "./packed-matmul";
@@ -14,6 +15,7 @@ export const tsKernels: Kernels = {
   matmulAB,
   matmulAtB,
   ...blockwisePackedMatmuls({ matmulABt, matmulAB }),
+  gatherRows,
   attentionForward,
   attentionBackward,
   rmsnormForward,

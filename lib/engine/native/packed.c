@@ -1,0 +1,268 @@
+// Frozen weights in their GGUF encoding: decoders of ggml's weight types into float32 (ports of
+// ggml-quants.c's dequantize_row_*, bit for bit, like lib/engine/gguf/weight-types.ts), and the
+// rounding ggml's CPU mul_mat applies to activations before its dot products (like
+// lib/engine/kernels/activation-rounding.ts, where the choice of each rounding is explained).
+// gemm.c packs B panels straight from the encoded blocks with decode_segment, so no float32 copy of
+// a weight ever exists.
+//
+// ggml computes these values with one rounding per operation and no fused multiply-add (the
+// shipped libggml-base is built for the x86-64 baseline); the x86-64-v3 build of these kernels would
+// otherwise contract d·q − m into an FMA, so contraction is off in this file's functions.
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+#ifdef __F16C__
+#include <immintrin.h>
+#endif
+
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+
+static inline float bits_to_float(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline uint32_t float_to_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+
+// ggml_compute_fp16_to_fp32 (exact).
+static inline float f16_to_f32(uint16_t h) {
+#ifdef __F16C__
+  return _cvtsh_ss(h);
+#else
+  uint32_t sign = (uint32_t)(h & 0x8000) << 16, exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
+  if (exponent == 0x1f) return bits_to_float(sign | 0x7f800000 | (mantissa << 13) | (mantissa ? 0x400000 : 0));
+  if (exponent != 0) return bits_to_float(sign | ((exponent + 112) << 23) | (mantissa << 13));
+  if (mantissa == 0) return bits_to_float(sign);
+  uint32_t e = 113;
+  while ((mantissa & 0x400) == 0) { mantissa <<= 1; e--; }
+  return bits_to_float(sign | (e << 23) | ((mantissa & 0x3ff) << 13));
+#endif
+}
+
+// ggml_compute_fp32_to_fp16: round to nearest even.
+static inline uint16_t f32_to_f16(float f) {
+#ifdef __F16C__
+  return _cvtss_sh(f, _MM_FROUND_TO_NEAREST_INT);
+#else
+  uint32_t w = float_to_bits(f), sign = (w >> 16) & 0x8000, a = w & 0x7fffffff;
+  if (a > 0x7f800000) return sign | 0x7e00;
+  if (a >= 0x477ff000) return sign | 0x7c00;
+  if (a >= 0x38800000) return sign | (((a + 0xfff + ((a >> 13) & 1)) >> 13) - 0x1c000);
+  uint32_t e = a >> 23;
+  if (e < 102) return sign;
+  uint32_t m = (a & 0x7fffff) | 0x800000, shift = 126 - e, q = m >> shift, rest = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+  if (rest > half || (rest == half && (q & 1))) q++;
+  return sign | q;
+#endif
+}
+
+// ggml_compute_fp32_to_bf16.
+static inline uint16_t f32_to_bf16(float f) {
+  uint32_t w = float_to_bits(f);
+  if ((w & 0x7fffffff) > 0x7f800000) return (w >> 16) | 64;
+  return (w + 0x7fff + ((w >> 16) & 1)) >> 16;
+}
+
+static inline uint16_t u16_at(const uint8_t* p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline float f16_at(const uint8_t* p) { return f16_to_f32(u16_at(p)); }
+static inline uint32_t u32_at(const uint8_t* p) { return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24; }
+
+static void decode_f16(const uint8_t* b, int n, float* y) {
+  int i = 0;
+#ifdef __F16C__
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(y + i, _mm256_cvtph_ps(_mm_loadu_si128((const __m128i*)(b + 2 * i))));
+#endif
+  for (; i < n; i++) y[i] = f16_at(b + 2 * i);
+}
+
+static void decode_bf16(const uint8_t* b, int n, float* y) {
+  for (int i = 0; i < n; i++) y[i] = bits_to_float((uint32_t)u16_at(b + 2 * i) << 16);
+}
+
+static void decode_q8_0(const uint8_t* b, int nb, float* y) {
+  for (int i = 0; i < nb; i++, b += 34, y += 32) {
+    const float d = f16_at(b);
+    for (int j = 0; j < 32; j++) y[j] = (int8_t)b[2 + j] * d;
+  }
+}
+
+static void decode_q4_0(const uint8_t* b, int nb, float* y) {
+  for (int i = 0; i < nb; i++, b += 18, y += 32) {
+    const float d = f16_at(b);
+    for (int j = 0; j < 16; j++) {
+      y[j] = ((b[2 + j] & 0xf) - 8) * d;
+      y[j + 16] = ((b[2 + j] >> 4) - 8) * d;
+    }
+  }
+}
+
+static void decode_q4_1(const uint8_t* b, int nb, float* y) {
+  for (int i = 0; i < nb; i++, b += 20, y += 32) {
+    const float d = f16_at(b), m = f16_at(b + 2);
+    for (int j = 0; j < 16; j++) {
+      y[j] = (b[4 + j] & 0xf) * d + m;
+      y[j + 16] = (b[4 + j] >> 4) * d + m;
+    }
+  }
+}
+
+static void decode_q5_0(const uint8_t* b, int nb, float* y) {
+  for (int i = 0; i < nb; i++, b += 22, y += 32) {
+    const float d = f16_at(b);
+    const uint32_t qh = u32_at(b + 2);
+    for (int j = 0; j < 16; j++) {
+      const int x0 = (b[6 + j] & 0xf) | (((qh >> j) << 4) & 0x10);
+      const int x1 = (b[6 + j] >> 4) | ((qh >> (j + 12)) & 0x10);
+      y[j] = (x0 - 16) * d;
+      y[j + 16] = (x1 - 16) * d;
+    }
+  }
+}
+
+static void decode_q5_1(const uint8_t* b, int nb, float* y) {
+  for (int i = 0; i < nb; i++, b += 24, y += 32) {
+    const float d = f16_at(b), m = f16_at(b + 2);
+    const uint32_t qh = u32_at(b + 4);
+    for (int j = 0; j < 16; j++) {
+      const int x0 = (b[8 + j] & 0xf) | (((qh >> j) << 4) & 0x10);
+      const int x1 = (b[8 + j] >> 4) | ((qh >> (j + 12)) & 0x10);
+      y[j] = x0 * d + m;
+      y[j + 16] = x1 * d + m;
+    }
+  }
+}
+
+// get_scale_min_k4
+static inline void scale_min_k4(int j, const uint8_t* q, uint8_t* d, uint8_t* m) {
+  if (j < 4) { *d = q[j] & 63; *m = q[j + 4] & 63; }
+  else { *d = (q[j + 4] & 0xf) | ((q[j - 4] >> 6) << 4); *m = (q[j + 4] >> 4) | ((q[j] >> 6) << 4); }
+}
+
+static void decode_q4_K(const uint8_t* b, int nb, float* y) {
+  for (int i = 0; i < nb; i++, b += 144) {
+    const float d = f16_at(b), min = f16_at(b + 2);
+    const uint8_t* q = b + 16;
+    for (int j = 0; j < 8; j += 2, q += 32) {
+      uint8_t sc, m;
+      scale_min_k4(j, b + 4, &sc, &m);
+      const float d1 = d * sc, m1 = min * m;
+      scale_min_k4(j + 1, b + 4, &sc, &m);
+      const float d2 = d * sc, m2 = min * m;
+      for (int l = 0; l < 32; l++) *y++ = d1 * (q[l] & 0xf) - m1;
+      for (int l = 0; l < 32; l++) *y++ = d2 * (q[l] >> 4) - m2;
+    }
+  }
+}
+
+static void decode_q5_K(const uint8_t* b, int nb, float* y) {
+  for (int i = 0; i < nb; i++, b += 176) {
+    const float d = f16_at(b), min = f16_at(b + 2);
+    const uint8_t *qh = b + 16, *ql = b + 48;
+    uint8_t u1 = 1, u2 = 2;
+    for (int j = 0; j < 8; j += 2, ql += 32, u1 <<= 2, u2 <<= 2) {
+      uint8_t sc, m;
+      scale_min_k4(j, b + 4, &sc, &m);
+      const float d1 = d * sc, m1 = min * m;
+      scale_min_k4(j + 1, b + 4, &sc, &m);
+      const float d2 = d * sc, m2 = min * m;
+      for (int l = 0; l < 32; l++) *y++ = d1 * ((ql[l] & 0xf) + (qh[l] & u1 ? 16 : 0)) - m1;
+      for (int l = 0; l < 32; l++) *y++ = d2 * ((ql[l] >> 4) + (qh[l] & u2 ? 16 : 0)) - m2;
+    }
+  }
+}
+
+static void decode_q6_K(const uint8_t* b, int nb, float* y) {
+  for (int i = 0; i < nb; i++, b += 210) {
+    const float d = f16_at(b + 208);
+    const uint8_t *ql = b, *qh = b + 128;
+    const int8_t* sc = (const int8_t*)(b + 192);
+    for (int n = 0; n < 256; n += 128, y += 128, ql += 64, qh += 32, sc += 8) {
+      for (int l = 0; l < 32; l++) {
+        const int is = l / 16;
+        const int q1 = (int8_t)((ql[l] & 0xf) | (((qh[l] >> 0) & 3) << 4)) - 32;
+        const int q2 = (int8_t)((ql[l + 32] & 0xf) | (((qh[l] >> 2) & 3) << 4)) - 32;
+        const int q3 = (int8_t)((ql[l] >> 4) | (((qh[l] >> 4) & 3) << 4)) - 32;
+        const int q4 = (int8_t)((ql[l + 32] >> 4) | (((qh[l] >> 6) & 3) << 4)) - 32;
+        y[l] = d * sc[is + 0] * q1;
+        y[l + 32] = d * sc[is + 2] * q2;
+        y[l + 64] = d * sc[is + 4] * q3;
+        y[l + 96] = d * sc[is + 6] * q4;
+      }
+    }
+  }
+}
+
+// y[0..n) = values [c0, c0+n) of one encoded row; c0 and n are whole blocks (n may end the row).
+static void decode_segment(int type, const uint8_t* row, int c0, int n, float* y) {
+  int bs, bytes;
+  weight_block(type, &bs, &bytes);
+  const uint8_t* b = row + (size_t)(c0 / bs) * bytes;
+  switch (type) {
+    case GGML_F32: memcpy(y, b, (size_t)n * 4); break;
+    case GGML_F16: decode_f16(b, n, y); break;
+    case GGML_BF16: decode_bf16(b, n, y); break;
+    case GGML_Q8_0: decode_q8_0(b, n / 32, y); break;
+    case GGML_Q4_0: decode_q4_0(b, n / 32, y); break;
+    case GGML_Q4_1: decode_q4_1(b, n / 32, y); break;
+    case GGML_Q5_0: decode_q5_0(b, n / 32, y); break;
+    case GGML_Q5_1: decode_q5_1(b, n / 32, y); break;
+    case GGML_Q4_K: decode_q4_K(b, n / 256, y); break;
+    case GGML_Q5_K: decode_q5_K(b, n / 256, y); break;
+    case GGML_Q6_K: decode_q6_K(b, n / 256, y); break;
+  }
+}
+
+// quantize_row_q8_0 / q8_1 (AVX2) then decoded: q = rne(x·127/amax) (an integer, so never −0), d = F16(amax/127).
+static void round_q8_0(const float* x, float* out, size_t n) {
+  for (size_t b = 0; b < n; b += 32) {
+    float amax = 0.0f;
+    for (int j = 0; j < 32; j++) amax = fmaxf(amax, fabsf(x[b + j]));
+    const float id = amax != 0.0f ? 127.f / amax : 0.0f, d = f16_to_f32(f32_to_f16(amax / 127.f));
+    for (int j = 0; j < 32; j++) out[b + j] = (int)rintf(x[b + j] * id) * d;
+  }
+}
+
+// ggml-quants.c nearest_int: round half to even through the float adder.
+static inline int nearest_int(float fval) {
+  float val = fval + 12582912.f;
+  int i;
+  memcpy(&i, &val, sizeof i);
+  return (i & 0x007fffff) - 0x00400000;
+}
+
+// quantize_row_q8_K_ref then decoded.
+static void round_q8_K(const float* x, float* out, size_t n) {
+  for (size_t b = 0; b < n; b += 256) {
+    float max = 0.0f, amax = 0.0f;
+    for (int j = 0; j < 256; j++) {
+      const float ax = fabsf(x[b + j]);
+      if (ax > amax) { amax = ax; max = x[b + j]; }
+    }
+    if (amax == 0.0f) { memset(out + b, 0, 256 * sizeof(float)); continue; }
+    const float iscale = -127.f / max, d = 1 / iscale;
+    for (int j = 0; j < 256; j++) {
+      const int v = nearest_int(iscale * x[b + j]);
+      out[b + j] = d * (v < 127 ? v : 127);
+    }
+  }
+}
+
+// out[0..n) = x as ggml's mul_mat rounds activations for a `type` weight (n whole blocks of it).
+static void round_activations(int type, const float* x, float* out, size_t n) {
+  switch (type) {
+    case GGML_F16: {
+      size_t i = 0;
+#ifdef __F16C__
+      for (; i + 8 <= n; i += 8)
+        _mm256_storeu_ps(out + i, _mm256_cvtph_ps(_mm256_cvtps_ph(_mm256_loadu_ps(x + i), _MM_FROUND_TO_NEAREST_INT)));
+#endif
+      for (; i < n; i++) out[i] = f16_to_f32(f32_to_f16(x[i]));
+      break;
+    }
+    case GGML_BF16:
+      for (size_t i = 0; i < n; i++) out[i] = bits_to_float((uint32_t)f32_to_bf16(x[i]) << 16);
+      break;
+    case GGML_Q8_0: case GGML_Q4_0: case GGML_Q5_0: case GGML_Q4_1: case GGML_Q5_1: round_q8_0(x, out, n); break;
+    case GGML_Q4_K: case GGML_Q5_K: case GGML_Q6_K: round_q8_K(x, out, n); break;
+    default: memcpy(out, x, n * sizeof(float));
+  }
+}
+
+#pragma GCC pop_options
