@@ -9,13 +9,13 @@ import { selectKernels } from "../lib/engine/kernels";
 import { ModelRegistry } from "../lib/engine/serving/model-registry";
 import { benchForward } from "./lib/bench-forward";
 import { benchInference } from "./lib/bench-inference";
+import { loadAverage } from "./lib/load-average";
 import { benchModel } from "./lib/bench-model";
 import { randomTokens } from "./lib/bench-tokens";
 import { benchTraining } from "./lib/bench-training";
 import { textTable } from "./lib/text-table";
 
 const CONCURRENCY = [1, 16];
-const loadAverage = () => os.loadavg().map((l) => Number(l.toFixed(2)));
 const int = (n: number) => Math.round(n).toLocaleString("en");
 
 const loadBefore = loadAverage();
@@ -55,7 +55,7 @@ try {
   console.log(`ours / llama.cpp: ${forward.ratio.toFixed(2)}×; max |Δ logit| of the next token: ${forward.maxLogitDifference.toExponential(1)}`);
 
   const inference = [];
-  for (const concurrency of CONCURRENCY) inference.push(await benchInference(registry, model, { concurrency, promptTokens: 16, maxTokens: 96 }));
+  for (const concurrency of CONCURRENCY) inference.push(await benchInference(registry, { path: model.path, vocabSize: config.vocabSize }, { concurrency, promptTokens: 16, maxTokens: 96 }));
   console.log(
     textTable("inference (ModelRegistry + generate, greedy, llama.cpp, 1 thread per context)", inference.map((r) => ({
       sequences: String(r.concurrency),
