@@ -64,11 +64,14 @@ function build(tmp) {
   const addonFlags = [...common, `-I${headers}`, "-DNODE_GYP_MODULE_NAME=anneal_kernels", ...(haveV3 ? ["-DANNEAL_HAVE_X86_64_V3"] : [])];
   const r = run([...addonFlags, "-c", path.join(src, "addon.c"), "-o", addonObj]);
   if (!r.ok) skip(`compiling the addon failed:\n${r.log}`);
+  const poolObj = path.join(tmp, "pool.o");
+  const p = run([...common, "-pthread", "-c", path.join(src, "pool.c"), "-o", poolObj]);
+  if (!p.ok) skip(`compiling the kernel thread pool failed:\n${p.log}`);
 
   mkdirSync(outDir, { recursive: true });
   const linked = path.join(outDir, `.anneal_kernels.${process.pid}.node`);
   const linkFlags = process.platform === "darwin" ? ["-bundle", "-undefined", "dynamic_lookup"] : ["-shared"];
-  const l = run([...linkFlags, addonObj, ...objects, "-lm", "-o", linked]);
+  const l = run([...linkFlags, addonObj, poolObj, ...objects, "-lm", "-pthread", "-o", linked]);
   if (!l.ok) skip(`linking failed:\n${l.log}`);
 
   renameSync(linked, output); // atomic: a process loading the addon never sees half a file

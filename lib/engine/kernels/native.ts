@@ -4,6 +4,7 @@
 // addon is initialised once per thread's environment and addon.c keeps its state per environment,
 // so threads running kernels at the same time share nothing.
 import { createRequire } from "node:module";
+import os from "node:os";
 import { fileURLToPath } from "node:url";
 import type { AttentionShape, Kernels } from "./kernels";
 import type { PackedWeight } from "./packed-weight";
@@ -13,6 +14,8 @@ import type { PackedWeight } from "./packed-weight";
 interface NativeAddon extends Pick<Kernels,
   "rmsnormForward" | "rmsnormBackward" | "swigluForward" | "swigluBackward" | "tokenLogprobsForward" | "tokenLogprobsBackward"> {
   readonly variant: string;
+  setThreads(n: number): void;
+  threads(): number;
   gemm(transA: number, transB: number, M: number, N: number, K: number, A: Float32Array, B: Float32Array, C: Float32Array, accumulate: boolean): void;
   attentionForward(out: Float32Array, lse: Float32Array, q: Float32Array, k: Float32Array, v: Float32Array,
     B: number, T: number, H: number, Hkv: number, dh: number): void;
@@ -28,8 +31,20 @@ interface NativeAddon extends Pick<Kernels,
 export const nativeAddonPath = (): string =>
   process.env.ANNEAL_NATIVE_ADDON ?? fileURLToPath(new URL("../native/build/anneal_kernels.node", import.meta.url));
 
-export function loadNativeKernels(): Kernels {
+/** Threads each JavaScript thread's kernels use: ANNEAL_KERNEL_THREADS, else every core this
+ *  process may run on. Results are bitwise the same for any count (kernels split outputs, not sums). */
+export function kernelThreads(value = process.env.ANNEAL_KERNEL_THREADS): number {
+  if (value === undefined || value === "") return os.availableParallelism();
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 1 || n > 1024) throw new Error(`ANNEAL_KERNEL_THREADS must be a whole number from 1 to 1024, not "${value}"`);
+  return n;
+}
+
+/** The addon's kernels for this JavaScript thread, using `threads` threads from now on (the addon is
+ *  one instance per JavaScript thread, so the latest load's count applies to every Kernels of it). */
+export function loadNativeKernels(threads = kernelThreads()): Kernels {
   const addon = createRequire(import.meta.url)(nativeAddonPath()) as NativeAddon;
+  addon.setThreads(threads);
   const dims = (s: AttentionShape) => [s.batch, s.seqLen, s.nHeads, s.nKvHeads, s.headDim] as const;
   const weight = (w: PackedWeight) => [w.type, w.rows, w.cols, w.data] as const;
   return {

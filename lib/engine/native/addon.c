@@ -5,16 +5,19 @@
 // Worker threads: each training thread loads the addon into its own Node environment (Node-API
 // addons are context-aware), and kernels of different threads run at the same time. So the addon
 // keeps no mutable global state: everything lives in one addon_instance per environment, handed to
-// every binding as its callback data and freed when the environment ends (its thread exits).
+// every binding as its callback data and freed when the environment ends (its thread exits). Each
+// instance owns its kernel thread pool (pool.c), sized by setThreads.
 #include <node_api.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "kernels.h"
+#include "pool.h"
 
 typedef struct {
   const kernel_table* table;  // the fastest build this CPU runs
-  kernel_scratch scratch;     // only this environment's thread uses it
+  kernel_context ctx;         // this environment's threads and their scratch
+  kernel_pool* pool;
 } addon_instance;
 
 // Arguments of one call; the first problem found is thrown when the binding returns.
@@ -85,7 +88,7 @@ static napi_value Gemm(napi_env env, napi_callback_info info) {
   bool accumulate = false;
   if (!a.error && napi_get_value_bool(env, a.argv[8], &accumulate) != napi_ok) a.error = "accumulate must be a boolean";
   THROW_IF_ERROR("gemm");
-  int status = a.self->table->sgemm(&a.self->scratch, transA, transB, M, N, K, A, transA ? M : K, B, transB ? K : N, C, N,
+  int status = a.self->table->sgemm(&a.self->ctx, transA, transB, M, N, K, A, transA ? M : K, B, transB ? K : N, C, N,
                                     accumulate);
   THROW_IF_NO_MEMORY("gemm", status);
   return NULL;
@@ -117,7 +120,7 @@ static napi_value packed_matmul(napi_env env, napi_callback_info info, int xwt) 
   if (!a.error && napi_get_value_bool(env, a.argv[7], &accumulate) != napi_ok) a.error = "accumulate must be a boolean";
   THROW_IF_ERROR(xwt ? "matmulXWt" : "matmulDyW");
   const kernel_table* t = a.self->table;
-  int status = (xwt ? t->matmul_xwt : t->matmul_dyw)(&a.self->scratch, &w, X, M, C, accumulate);
+  int status = (xwt ? t->matmul_xwt : t->matmul_dyw)(&a.self->ctx, &w, X, M, C, accumulate);
   THROW_IF_NO_MEMORY("packed matmul", status);
   return NULL;
 }
@@ -158,7 +161,7 @@ static napi_value AttentionForward(napi_env env, napi_callback_info info) {
   float *out = F32(0, s.q), *lse = F32(1, s.lse);
   const float *q = F32(2, s.q), *k = F32(3, s.kv), *v = F32(4, s.kv);
   THROW_IF_ERROR("attentionForward");
-  int status = a.self->table->attention_forward(&a.self->scratch, out, lse, q, k, v, s.B, s.T, s.H, s.Hkv, s.dh);
+  int status = a.self->table->attention_forward(&a.self->ctx, out, lse, q, k, v, s.B, s.T, s.H, s.Hkv, s.dh);
   THROW_IF_NO_MEMORY("attentionForward", status);
   return NULL;
 }
@@ -171,7 +174,7 @@ static napi_value AttentionBackward(napi_env env, napi_callback_info info) {
   float *dq = F32(0, s.q), *dk = F32(1, s.kv), *dv = F32(2, s.kv);
   const float *dout = F32(3, s.q), *q = F32(4, s.q), *k = F32(5, s.kv), *v = F32(6, s.kv), *out = F32(7, s.q), *lse = F32(8, s.lse);
   THROW_IF_ERROR("attentionBackward");
-  int status = a.self->table->attention_backward(&a.self->scratch, dq, dk, dv, dout, q, k, v, out, lse, s.B, s.T, s.H,
+  int status = a.self->table->attention_backward(&a.self->ctx, dq, dk, dv, dout, q, k, v, out, lse, s.B, s.T, s.H,
                                                  s.Hkv, s.dh);
   THROW_IF_NO_MEMORY("attentionBackward", status);
   return NULL;
@@ -280,11 +283,37 @@ static void export_function(napi_env env, napi_value exports, addon_instance* se
   napi_set_named_property(env, exports, name, fn);
 }
 
+// setThreads(n): the kernels of this environment use n threads (this one and n − 1 workers) from now on.
+static napi_value SetThreads(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 1);
+  int n = int_arg(&a, 0);
+  if (!a.error && (n < 1 || n > 1024)) a.error = "threads must be 1 to 1024";
+  THROW_IF_ERROR("setThreads");
+  if (n == a.self->ctx.threads) return NULL;
+  kernel_context ctx;
+  kernel_pool* pool = pool_create(n, &ctx);
+  if (!pool) {
+    napi_throw_error(env, "ENOMEM", "anneal_kernels.setThreads: could not start the kernel threads");
+    return NULL;
+  }
+  pool_destroy(a.self->pool);
+  a.self->pool = pool;
+  a.self->ctx = ctx;
+  return NULL;
+}
+
+static napi_value Threads(napi_env env, napi_callback_info info) {
+  void* self = NULL;
+  napi_value result;
+  napi_get_cb_info(env, info, NULL, NULL, NULL, &self);
+  napi_create_int32(env, ((addon_instance*)self)->ctx.threads, &result);
+  return result;
+}
+
 static void free_instance(napi_env env, void* data, void* hint) {
   addon_instance* self = data;
-  free(self->scratch.pack);
-  free(self->scratch.attention);
-  free(self->scratch.rounded);
+  pool_destroy(self->pool);
   free(self);
 }
 
@@ -297,10 +326,16 @@ static napi_value Init(napi_env env, napi_value exports) {
     return NULL;
   }
   self->table = &kernels_generic;
+  if (!(self->pool = pool_create(1, &self->ctx))) {
+    napi_throw_error(env, NULL, "anneal_kernels: could not set up the addon");
+    return NULL;
+  }
 #if defined(ANNEAL_HAVE_X86_64_V3) && (defined(__x86_64__) || defined(__i386__))
   __builtin_cpu_init();
   if (__builtin_cpu_supports("x86-64-v3")) self->table = &kernels_x86_64_v3;
 #endif
+  export_function(env, exports, self, "setThreads", SetThreads);
+  export_function(env, exports, self, "threads", Threads);
   export_function(env, exports, self, "gemm", Gemm);
   export_function(env, exports, self, "matmulXWt", MatmulXWt);
   export_function(env, exports, self, "matmulDyW", MatmulDyW);

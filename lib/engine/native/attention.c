@@ -29,75 +29,122 @@ static void probabilities(float* P, int ldp, int rows, int n, int i0, float scal
   }
 }
 
-static int attention_forward(kernel_scratch* s, float* out, float* lse, const float* q, const float* k, const float* v,
-                             int B, int T, int H, int Hkv, int dh) {
-  if (B == 0 || T == 0) return 0;
-  float *S = score_blocks(s, T), *pack = gemm_pack(s);
-  if (!S || !pack) return -1;
-  const float scale = 1.0f / sqrtf((float)dh);
-  const int ldq = H * dh, ldk = Hkv * dh;
-  for (int b = 0; b < B; b++)
-    for (int h = 0; h < H; h++) {
-      const int g = h / (H / Hkv);
-      const float* kb = k + (size_t)b * T * ldk + g * dh;
-      const float* vb = v + (size_t)b * T * ldk + g * dh;
-      float* rowLse = lse + ((size_t)b * H + h) * T;
-      for (int i0 = 0; i0 < T; i0 += ROWS) {
-        const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
-        const float* qb = q + ((size_t)b * T + i0) * ldq + h * dh;
-        gemm(pack, 0, 1, rows, n, dh, qb, ldq, kb, ldk, NULL, S, n, 0);  // S[rows,n] = Q·Kᵀ
-        for (int r = 0; r < rows; r++) {  // softmax of each row, keeping its log-sum-exp
-          float* p = S + (size_t)r * n;
-          int last = i0 + r;
-          float max = -INFINITY, z = 0.0f;
-          for (int j = 0; j <= last; j++) if (p[j] * scale > max) max = p[j] * scale;
-          for (int j = 0; j <= last; j++) z += p[j] = expf(p[j] * scale - max);
-          for (int j = 0; j <= last; j++) p[j] /= z;
-          for (int j = last + 1; j < n; j++) p[j] = 0.0f;
-          rowLse[i0 + r] = max + logf(z);
-        }
-        gemm(pack, 0, 0, rows, dh, n, S, n, vb, ldk, NULL, out + ((size_t)b * T + i0) * ldq + h * dh, ldq, 0);  // O = P·V
-      }
-    }
-  return 0;
+// One attention call's arguments, shared by its tasks.
+typedef struct {
+  float *out, *lse, *dq, *dk, *dv;
+  const float *q, *k, *v, *dout, *o;
+  int B, T, H, Hkv, dh, units, tasks;
+  int failed;
+} attention_job;
+
+// Units [lo, hi) of task t (contiguous, as even as they come).
+static void task_range(const attention_job* j, int t, int* lo, int* hi) {
+  *lo = (int)((long long)j->units * t / j->tasks);
+  *hi = (int)((long long)j->units * (t + 1) / j->tasks);
 }
 
-static int attention_backward(kernel_scratch* s, float* dq, float* dk, float* dv, const float* dout, const float* q,
-                              const float* k, const float* v, const float* out, const float* lse, int B, int T, int H,
-                              int Hkv, int dh) {
+// Tasks for `units` independent pieces of attention: one per thread, fewer for small calls.
+static int attention_tasks(const kernel_context* ctx, int units, int B, int T, int H, int dh) {
+  double madds = (double)B * H * T * T * dh;
+  int tasks = ctx->threads < units ? ctx->threads : units;
+  if (madds / MIN_TASK_MADDS < tasks) tasks = madds < MIN_TASK_MADDS ? 1 : (int)(madds / MIN_TASK_MADDS);
+  return tasks < 1 ? 1 : tasks;
+}
+
+// Forward of the (sequence, head) pairs [lo, hi), pair b·H + h.
+static void forward_task(void* arg, int t, kernel_scratch* s) {
+  attention_job* j = arg;
+  const int T = j->T, H = j->H, Hkv = j->Hkv, dh = j->dh;
+  float *S = score_blocks(s, T), *pack = gemm_pack(s);
+  if (!S || !pack) { j->failed = 1; return; }
+  const float scale = 1.0f / sqrtf((float)dh);
+  const int ldq = H * dh, ldk = Hkv * dh;
+  int lo, hi;
+  task_range(j, t, &lo, &hi);
+  for (int pair = lo; pair < hi; pair++) {
+    const int b = pair / H, h = pair % H, g = h / (H / Hkv);
+    const float* kb = j->k + (size_t)b * T * ldk + g * dh;
+    const float* vb = j->v + (size_t)b * T * ldk + g * dh;
+    float* rowLse = j->lse + ((size_t)b * H + h) * T;
+    for (int i0 = 0; i0 < T; i0 += ROWS) {
+      const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
+      const float* qb = j->q + ((size_t)b * T + i0) * ldq + h * dh;
+      gemm(pack, 0, 1, rows, n, dh, qb, ldq, kb, ldk, NULL, S, n, 0);  // S[rows,n] = Q·Kᵀ
+      for (int r = 0; r < rows; r++) {  // softmax of each row, keeping its log-sum-exp
+        float* p = S + (size_t)r * n;
+        int last = i0 + r;
+        float max = -INFINITY, z = 0.0f;
+        for (int c = 0; c <= last; c++) if (p[c] * scale > max) max = p[c] * scale;
+        for (int c = 0; c <= last; c++) z += p[c] = expf(p[c] * scale - max);
+        for (int c = 0; c <= last; c++) p[c] /= z;
+        for (int c = last + 1; c < n; c++) p[c] = 0.0f;
+        rowLse[i0 + r] = max + logf(z);
+      }
+      gemm(pack, 0, 0, rows, dh, n, S, n, vb, ldk, NULL, j->out + ((size_t)b * T + i0) * ldq + h * dh, ldq, 0);  // O = P·V
+    }
+  }
+}
+
+// Split over (sequence, head) pairs: each writes only its own rows of out and lse.
+static int attention_forward(kernel_context* ctx, float* out, float* lse, const float* q, const float* k, const float* v,
+                             int B, int T, int H, int Hkv, int dh) {
   if (B == 0 || T == 0) return 0;
+  attention_job j = {.out = out, .lse = lse, .q = q, .k = k, .v = v, .B = B, .T = T, .H = H, .Hkv = Hkv, .dh = dh, .units = B * H};
+  j.tasks = attention_tasks(ctx, j.units, B, T, H, dh);
+  ctx->run(ctx->pool, j.tasks, forward_task, &j);
+  return j.failed ? -1 : 0;
+}
+
+// Backward of the (sequence, KV head) pairs [lo, hi), pair b·Hkv + g: every query head of the group,
+// in order, so dk and dv of the pair sum over its heads as a single thread would.
+static void backward_task(void* arg, int t, kernel_scratch* s) {
+  attention_job* j = arg;
+  const int T = j->T, H = j->H, Hkv = j->Hkv, dh = j->dh, group = H / Hkv;
   float *P = score_blocks(s, T), *pack = gemm_pack(s);
-  if (!P || !pack) return -1;
+  if (!P || !pack) { j->failed = 1; return; }
   float* dS = P + (size_t)ROWS * T;
   const float scale = 1.0f / sqrtf((float)dh);
   const int ldq = H * dh, ldk = Hkv * dh;
-  memset(dk, 0, (size_t)B * T * ldk * sizeof(float));
-  memset(dv, 0, (size_t)B * T * ldk * sizeof(float));
-  for (int b = 0; b < B; b++)
-    for (int h = 0; h < H; h++) {
-      const int g = h / (H / Hkv);
+  int lo, hi;
+  task_range(j, t, &lo, &hi);
+  for (int pair = lo; pair < hi; pair++)
+    for (int h = (pair % Hkv) * group; h < (pair % Hkv + 1) * group; h++) {
+      const int b = pair / Hkv, g = pair % Hkv;
       const size_t kvOff = (size_t)b * T * ldk + g * dh;
-      const float* rowLse = lse + ((size_t)b * H + h) * T;
+      const float* rowLse = j->lse + ((size_t)b * H + h) * T;
       for (int i0 = 0; i0 < T; i0 += ROWS) {
         const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
         const size_t qOff = ((size_t)b * T + i0) * ldq + h * dh;
-        gemm(pack, 0, 1, rows, n, dh, q + qOff, ldq, k + kvOff, ldk, NULL, P, n, 0);
+        gemm(pack, 0, 1, rows, n, dh, j->q + qOff, ldq, j->k + kvOff, ldk, NULL, P, n, 0);
         probabilities(P, n, rows, n, i0, scale, rowLse);
-        gemm(pack, 0, 1, rows, n, dh, dout + qOff, ldq, v + kvOff, ldk, NULL, dS, n, 0);  // dP = dO·Vᵀ
+        gemm(pack, 0, 1, rows, n, dh, j->dout + qOff, ldq, j->v + kvOff, ldk, NULL, dS, n, 0);  // dP = dO·Vᵀ
         for (int r = 0; r < rows; r++) {
           // Σ_j p_j·dp_j = dO_i·O_i: the softmax Jacobian's shared term.
-          const float* o = out + qOff + (size_t)r * ldq;
-          const float* d = dout + qOff + (size_t)r * ldq;
+          const float* o = j->o + qOff + (size_t)r * ldq;
+          const float* d = j->dout + qOff + (size_t)r * ldq;
           float dot = 0.0f;
           for (int c = 0; c < dh; c++) dot += d[c] * o[c];
           float* p = P + (size_t)r * n;
           float* ds = dS + (size_t)r * n;
-          for (int j = 0; j < n; j++) ds[j] = p[j] * (ds[j] - dot) * scale;
+          for (int c = 0; c < n; c++) ds[c] = p[c] * (ds[c] - dot) * scale;
         }
-        gemm(pack, 1, 0, n, dh, rows, P, n, dout + qOff, ldq, NULL, dv + kvOff, ldk, 1);  // dV += Pᵀ·dO
-        gemm(pack, 0, 0, rows, dh, n, dS, n, k + kvOff, ldk, NULL, dq + qOff, ldq, 0);    // dQ = dS·K
-        gemm(pack, 1, 0, n, dh, rows, dS, n, q + qOff, ldq, NULL, dk + kvOff, ldk, 1);    // dK += dSᵀ·Q
+        gemm(pack, 1, 0, n, dh, rows, P, n, j->dout + qOff, ldq, NULL, j->dv + kvOff, ldk, 1);  // dV += Pᵀ·dO
+        gemm(pack, 0, 0, rows, dh, n, dS, n, j->k + kvOff, ldk, NULL, j->dq + qOff, ldq, 0);    // dQ = dS·K
+        gemm(pack, 1, 0, n, dh, rows, dS, n, j->q + qOff, ldq, NULL, j->dk + kvOff, ldk, 1);    // dK += dSᵀ·Q
       }
     }
-  return 0;
+}
+
+// Split over (sequence, KV head) pairs, so no two tasks add into the same rows of dk and dv.
+static int attention_backward(kernel_context* ctx, float* dq, float* dk, float* dv, const float* dout, const float* q,
+                              const float* k, const float* v, const float* out, const float* lse, int B, int T, int H,
+                              int Hkv, int dh) {
+  if (B == 0 || T == 0) return 0;
+  memset(dk, 0, (size_t)B * T * Hkv * dh * sizeof(float));
+  memset(dv, 0, (size_t)B * T * Hkv * dh * sizeof(float));
+  attention_job j = {.dq = dq, .dk = dk, .dv = dv, .lse = (float*)lse, .q = q, .k = k, .v = v, .dout = dout, .o = out,
+                     .B = B, .T = T, .H = H, .Hkv = Hkv, .dh = dh, .units = B * Hkv};
+  j.tasks = attention_tasks(ctx, j.units, B, T, H, dh);
+  ctx->run(ctx->pool, j.tasks, backward_task, &j);
+  return j.failed ? -1 : 0;
 }

@@ -140,16 +140,75 @@ static void gemm(float* pack, int transA, int transB, int M, int N, int K, const
   }
 }
 
-static int sgemm(kernel_scratch* s, int transA, int transB, int M, int N, int K, const float* A, int lda,
-                 const float* B, int ldb, float* C, int ldc, int accumulate) {
+// Work below this many multiply-adds runs on the calling thread alone: waking the pool costs more.
+#define MIN_TASK_MADDS (1 << 20)
+
+// One gemm split between tasks by rows of C (units of MR) or columns (units of NR). Each task runs
+// gemm on its own rows or columns with its own packing space; an element of C sums over k in the
+// same KC blocks in the same order whichever task computes it, so the bits do not depend on the split.
+typedef struct {
+  int transA, transB, M, N, K, lda, ldb, ldc, accumulate;
+  const float *A, *B;
+  const packed_weight* w;
+  float* C;
+  int by_rows, unit, units, tasks;
+  int failed;  // set by a task that could not allocate (before it wrote anything)
+} gemm_job;
+
+static void gemm_task(void* arg, int t, kernel_scratch* s) {
+  gemm_job* j = arg;
   float* pack = gemm_pack(s);
-  if (!pack) return -1;
-  gemm(pack, transA, transB, M, N, K, A, lda, B, ldb, NULL, C, ldc, accumulate);
-  return 0;
+  if (!pack) { j->failed = 1; return; }
+  int total = j->by_rows ? j->M : j->N;
+  int lo = (int)((long long)j->units * t / j->tasks) * j->unit;
+  int hi = (int)((long long)j->units * (t + 1) / j->tasks) * j->unit;
+  if (hi > total) hi = total;
+  if (lo >= hi) return;
+  if (j->by_rows) {
+    const float* A = j->transA ? j->A + lo : j->A + (size_t)lo * j->lda;
+    gemm(pack, j->transA, j->transB, hi - lo, j->N, j->K, A, j->lda, j->B, j->ldb, j->w, j->C + (size_t)lo * j->ldc, j->ldc, j->accumulate);
+    return;
+  }
+  // Columns of op(B) = Wᵀ are rows of W: a weight of rows [lo, hi).
+  packed_weight part;
+  const packed_weight* w = NULL;
+  if (j->w) {
+    part = *j->w;
+    part.data += (size_t)lo * part.row_bytes;
+    part.rows = hi - lo;
+    w = &part;
+  }
+  const float* B = !j->B ? NULL : j->transB ? j->B + (size_t)lo * j->ldb : j->B + lo;
+  gemm(pack, j->transA, j->transB, j->M, hi - lo, j->K, j->A, j->lda, B, j->ldb, w, j->C + lo, j->ldc, j->accumulate);
 }
 
-static int matmul_xwt(kernel_scratch* s, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
-  float* pack = gemm_pack(s);
+// gemm on the context's threads. Splits rows of C when there are enough of them, else columns
+// (columns only where op(B)'s columns can be cut anywhere: dense B, or the rows of a transposed W).
+static int gemm_threads(kernel_context* ctx, int transA, int transB, int M, int N, int K, const float* A, int lda,
+                        const float* B, int ldb, const packed_weight* w, float* C, int ldc, int accumulate) {
+  gemm_job j = {transA, transB, M, N, K, lda, ldb, ldc, accumulate, A, B, w, C, 1, MR, (M + MR - 1) / MR, 1, 0};
+  double madds = (double)M * N * K;
+  int tasks = ctx->threads;
+  if (madds / MIN_TASK_MADDS < tasks) tasks = madds / MIN_TASK_MADDS < 1 ? 1 : (int)(madds / MIN_TASK_MADDS);
+  int columns_ok = !w || transB;
+  if (columns_ok && j.units < 4 * tasks && N > M) {
+    j.by_rows = 0;
+    j.unit = NR;
+    j.units = (N + NR - 1) / NR;
+  }
+  j.tasks = tasks < j.units ? tasks : j.units;
+  if (j.tasks < 1) j.tasks = 1;
+  ctx->run(ctx->pool, j.tasks, gemm_task, &j);
+  return j.failed ? -1 : 0;
+}
+
+static int sgemm(kernel_context* ctx, int transA, int transB, int M, int N, int K, const float* A, int lda,
+                 const float* B, int ldb, float* C, int ldc, int accumulate) {
+  return gemm_threads(ctx, transA, transB, M, N, K, A, lda, B, ldb, NULL, C, ldc, accumulate);
+}
+
+static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
+  kernel_scratch* s = &ctx->scratch[0];
   size_t n = (size_t)M * w->cols;
   const int round = w->type != GGML_F32 && n > 0;
   if (round && n > s->rounded_len) {
@@ -157,21 +216,17 @@ static int matmul_xwt(kernel_scratch* s, const packed_weight* w, const float* X,
     s->rounded = malloc(n * sizeof(float));
     s->rounded_len = s->rounded ? n : 0;
   }
-  if (!pack || (round && !s->rounded)) return -1;
+  if (round && !s->rounded) return -1;
   const float* A = X;
   if (round) {
     round_activations(w->type, X, s->rounded, n);
     A = s->rounded;
   }
-  gemm(pack, 0, 1, M, w->rows, w->cols, A, w->cols, NULL, 0, w, C, w->rows, accumulate);
-  return 0;
+  return gemm_threads(ctx, 0, 1, M, w->rows, w->cols, A, w->cols, NULL, 0, w, C, w->rows, accumulate);
 }
 
-static int matmul_dyw(kernel_scratch* s, const packed_weight* w, const float* dY, int M, float* C, int accumulate) {
-  float* pack = gemm_pack(s);
-  if (!pack) return -1;
-  gemm(pack, 0, 0, M, w->cols, w->rows, dY, w->rows, NULL, 0, w, C, w->cols, accumulate);
-  return 0;
+static int matmul_dyw(kernel_context* ctx, const packed_weight* w, const float* dY, int M, float* C, int accumulate) {
+  return gemm_threads(ctx, 0, 0, M, w->cols, w->rows, dY, w->rows, NULL, 0, w, C, w->cols, accumulate);
 }
 
 static void gather_rows(const packed_weight* w, const int* ids, int n, float* out) {

@@ -5,10 +5,10 @@
 
 #include <stddef.h>
 
-// Memory gemm and attention reuse from call to call, owned by the caller. Kernels running at the
-// same time on different threads must each have their own (the addon keeps one per Node
-// environment, i.e. per thread); nothing else in the kernels is shared. Starts zeroed; the kernels
-// allocate on first use and grow it; the owner frees both buffers.
+// Memory gemm and attention reuse from call to call. Kernels running at the same time on different
+// threads must each have their own: a kernel_context holds one per thread of its pool, and the addon
+// keeps one context per Node environment (JavaScript thread); nothing else in the kernels is shared.
+// Starts zeroed; the kernels allocate on first use and grow it; the owner frees the buffers.
 typedef struct {
   float* pack;            // gemm's packed blocks of A and B, and a weight's decoded rows (gemm.c)
   float* attention;       // attention's score blocks (attention.c)
@@ -16,6 +16,21 @@ typedef struct {
   float* rounded;         // activations rounded for a packed weight (matmul_xwt)
   size_t rounded_len;     // floats allocated at `rounded`
 } kernel_scratch;
+
+// One task of a parallel kernel call, on the scratch of the thread running it.
+typedef void (*kernel_task)(void* arg, int task, kernel_scratch* scratch);
+
+// The threads a kernel call may use (pool.c). Kernels split their outputs between tasks, never a sum,
+// and each output element is computed the same way whichever task computes it, so results are
+// bitwise the same for any number of threads.
+typedef struct {
+  int threads;              // ≥ 1
+  kernel_scratch* scratch;  // [threads]; task t of a run uses scratch[t]
+  // Runs task(arg, t, &scratch[t]) for t in [0, tasks), tasks ≤ threads, task 0 on the calling
+  // thread; returns when all are done.
+  void (*run)(void* pool, int tasks, kernel_task task, void* arg);
+  void* pool;
+} kernel_context;
 
 // ggml's weight types the kernels decode (ggml.h enum ggml_type).
 enum { GGML_F32 = 0, GGML_F16 = 1, GGML_Q4_0 = 2, GGML_Q4_1 = 3, GGML_Q5_0 = 6, GGML_Q5_1 = 7, GGML_Q8_0 = 8,
@@ -44,18 +59,18 @@ typedef struct {
   const char* name;
   // C[M,N] (+)= op(A)[M,K]·op(B)[K,N]; op(A)[i,k] = transA ? A[k*lda+i] : A[i*lda+k],
   // op(B)[k,j] = transB ? B[j*ldb+k] : B[k*ldb+j].
-  int (*sgemm)(kernel_scratch* scratch, int transA, int transB, int M, int N, int K, const float* A, int lda,
+  int (*sgemm)(kernel_context* ctx, int transA, int transB, int M, int N, int K, const float* A, int lda,
                const float* B, int ldb, float* C, int ldc, int accumulate);
   // Layouts as kernels.ts: q, out [B,T,H,dh]; k, v [B,T,Hkv,dh]; lse [B,H,T].
-  int (*attention_forward)(kernel_scratch* scratch, float* out, float* lse, const float* q, const float* k, const float* v,
+  int (*attention_forward)(kernel_context* ctx, float* out, float* lse, const float* q, const float* k, const float* v,
                            int B, int T, int H, int Hkv, int dh);
-  int (*attention_backward)(kernel_scratch* scratch, float* dq, float* dk, float* dv, const float* dout, const float* q,
+  int (*attention_backward)(kernel_context* ctx, float* dq, float* dk, float* dv, const float* dout, const float* q,
                             const float* k, const float* v, const float* out, const float* lse,
                             int B, int T, int H, int Hkv, int dh);
   // C[M,rows] (+)= r(X)[M,cols]·Wᵀ, X rounded as ggml's mul_mat rounds it for W's type (packed.c).
-  int (*matmul_xwt)(kernel_scratch* scratch, const packed_weight* w, const float* X, int M, float* C, int accumulate);
+  int (*matmul_xwt)(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate);
   // C[M,cols] (+)= dY[M,rows]·W.
-  int (*matmul_dyw)(kernel_scratch* scratch, const packed_weight* w, const float* dY, int M, float* C, int accumulate);
+  int (*matmul_dyw)(kernel_context* ctx, const packed_weight* w, const float* dY, int M, float* C, int accumulate);
   // out[i,:] = row ids[i] of W, decoded (ids already checked to be rows of W).
   void (*gather_rows)(const packed_weight* w, const int* ids, int n, float* out);
   void (*rmsnorm_forward)(float* y, float* rstd, const float* x, const float* g, int M, int D, float eps);
