@@ -10,7 +10,7 @@ import { createTestUser, uniqueName } from "./factories";
 
 // Password guessing is throttled per account and per client address (lib/auth/password-attempts.ts):
 // 5 free failures per account (20 per address), then 1 s, 2 s, 4 s … before the next attempt, on
-// every path that checks a password. API keys are never throttled.
+// every path that checks a password, counted across web processes. API keys are never throttled.
 
 const ACCOUNT_FREE_FAILURES = 5;
 const ADDRESS_FREE_FAILURES = 20;
@@ -100,6 +100,33 @@ describe("Basic username:password", () => {
     const entries = lines.map((line) => JSON.parse(line)).filter((e) => e.user_id === user.principal.user.id);
     expect(entries.map((e) => e.msg)).toEqual([...Array(ACCOUNT_FREE_FAILURES).fill("password attempt failed"), "password attempts refused until the wait is over"]);
     expect(entries[ACCOUNT_FREE_FAILURES - 1]).toMatchObject({ level: "warn", address: "192.0.2.44", via: "basic", account_failures: 5, next_attempt_in_ms: 1000 });
+  });
+});
+
+describe("several web processes", () => {
+  it("count one account's failures together: guesses split between two app instances wait after 5 in all", async () => {
+    // A second copy of the modules is a second app instance: its own throttle memory, the same database.
+    vi.resetModules();
+    const second = await import("@/lib/auth/authenticate");
+    expect(second.authenticate).not.toBe(authenticate);
+    const secondAnswer = async (request: Request) => {
+      try {
+        await second.authenticate(request, "basic");
+        return 200;
+      } catch (error) {
+        return errorResponse(error, {}, "test").status;
+      }
+    };
+    const user = await createTestUser();
+    for (let i = 0; i < 3; i++) expect((await basicAnswer(basic(user.username, `wrong-${i}`))).status).toBe(401);
+    for (let i = 3; i < ACCOUNT_FREE_FAILURES; i++) expect(await secondAnswer(basic(user.username, `wrong-${i}`))).toBe(401);
+    expect(await secondAnswer(basic(user.username, "wrong-again"))).toBe(429);
+    expect((await basicAnswer(basic(user.username, user.password))).status).toBe(429);
+
+    // The right password, once the wait is over, forgets the failures in every instance.
+    await sleep(1);
+    expect(await secondAnswer(basic(user.username, user.password))).toBe(200);
+    for (let i = 0; i < ACCOUNT_FREE_FAILURES; i++) expect((await basicAnswer(basic(user.username, `wrong-${i}`))).status).toBe(401);
   });
 });
 

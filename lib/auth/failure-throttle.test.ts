@@ -58,6 +58,16 @@ describe("FailureThrottle", () => {
     expect(fail(throttle, "address")).toEqual({ failures: 3, waitMs: 1000 });
   });
 
+  it("sync takes the failures and wait other processes counted, and forgets them when they are gone", () => {
+    const { throttle } = throttleWithClock();
+    throttle.sync("k", { failures: 4, waitMs: 2000 });
+    expect(throttle.waitMs("k")).toBe(2000);
+    expect(fail(throttle, "k").failures).toBe(5);
+    throttle.sync("k", undefined);
+    expect(throttle.waitMs("k")).toBe(0);
+    expect(throttle.size).toBe(0);
+  });
+
   it("forgets a key idle for forgetAfterMs", () => {
     const { throttle, clock } = throttleWithClock();
     for (let i = 0; i < 5; i++) fail(throttle, "k");

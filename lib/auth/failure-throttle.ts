@@ -2,7 +2,8 @@
 // `freeFailures` failures the next attempt waits `firstDelayMs`, and each further failure doubles
 // the wait, up to `maxDelayMs`. State is this process's memory, bounded: keys are kept in
 // least-recently-used order and the oldest is dropped past `maxKeys`, so a flood of new keys
-// cannot grow it; a key idle for `forgetAfterMs` starts afresh.
+// cannot grow it; a key idle for `forgetAfterMs` starts afresh. Where other processes count the
+// same keys, `sync` takes their shared count before each attempt.
 
 export interface ThrottlePolicy {
   freeFailures: number;
@@ -20,6 +21,12 @@ interface KeyState {
   lastFailureAt: number;
   /** Attempts refused since the last failure. */
   refused: number;
+}
+
+/** The wait imposed after `failures` failures. */
+export function delayAfter(failures: number, { freeFailures, firstDelayMs, maxDelayMs }: ThrottlePolicy): number {
+  if (failures < freeFailures) return 0;
+  return Math.min(maxDelayMs, firstDelayMs * 2 ** Math.min(failures - freeFailures, 30));
 }
 
 export class FailureThrottle {
@@ -57,7 +64,7 @@ export class FailureThrottle {
     state.failures += 1;
     state.refused = 0;
     state.lastFailureAt = now;
-    const waitMs = this.delayAfter(state.failures);
+    const waitMs = delayAfter(state.failures, this.policy);
     state.blockedUntil = now + waitMs;
     this.touch(key, state);
     return { failures: state.failures, waitMs };
@@ -65,15 +72,30 @@ export class FailureThrottle {
 
   /** An attempt that did not fail: it succeeded (`forgetFailures` for an account after its right
    *  password), or it could not be checked (an error is not a wrong password). */
-  released(key: string, { forgetFailures }: { forgetFailures: boolean }): void {
+  released(key: string, { forgetFailures, settled = true }: { forgetFailures: boolean; settled?: boolean }): void {
     const state = this.current(key);
     if (!state) return;
-    state.pending = Math.max(0, state.pending - 1);
+    if (settled) state.pending = Math.max(0, state.pending - 1);
     if (forgetFailures) {
       state.failures = 0;
       state.blockedUntil = 0;
     }
     if (state.failures === 0 && state.pending === 0) this.keys.delete(key);
+  }
+
+  /** Takes the key's failures and wait as counted by every process (none: `undefined`) in place of this one's. */
+  sync(key: string, shared: { failures: number; waitMs: number } | undefined): void {
+    const state = this.current(key);
+    if (!shared) {
+      if (state) this.released(key, { forgetFailures: true, settled: false });
+      return;
+    }
+    const synced = state ?? this.fresh();
+    if (synced.failures !== shared.failures) synced.refused = 0;
+    synced.failures = shared.failures;
+    synced.blockedUntil = this.now() + shared.waitMs;
+    synced.lastFailureAt = this.now();
+    this.touch(key, synced);
   }
 
   /** Counts an attempt refused because `waitMs` was not 0; returns the refusals since the last failure. */
@@ -91,12 +113,6 @@ export class FailureThrottle {
 
   private fresh(): KeyState {
     return { failures: 0, pending: 0, blockedUntil: 0, lastFailureAt: 0, refused: 0 };
-  }
-
-  private delayAfter(failures: number): number {
-    const { freeFailures, firstDelayMs, maxDelayMs } = this.policy;
-    if (failures < freeFailures) return 0;
-    return Math.min(maxDelayMs, firstDelayMs * 2 ** Math.min(failures - freeFailures, 30));
   }
 
   private current(key: string): KeyState | undefined {

@@ -1,12 +1,15 @@
 import { FailureThrottle, type ThrottlePolicy } from "@/lib/auth/failure-throttle";
 import { AppError } from "@/lib/contract/errors";
+import { forgetSharedFailures, recordSharedFailure, sharedFailures } from "@/lib/auth/shared-failures";
 import { log } from "@/lib/log";
 
 // Every password check (Basic auth, console sign-in, the current password of a password change)
 // runs through here: failed ones are throttled per account and per client address, and logged.
 // A refused attempt is refused even with the right password (else guessing would go on during the
 // wait) and does not count as a failure (so waiting it out is enough). API keys are not throttled:
-// they are ~286-bit random secrets, not guessable.
+// they are ~286-bit random secrets, not guessable. Failures are counted in the database, shared by
+// every web process (shared-failures.ts); this process's FailureThrottle adds the in-flight rule
+// (past the free failures, one attempt at a time per process) and keeps the log quiet.
 
 const MINUTE = 60_000;
 
@@ -58,7 +61,12 @@ export function retryAfterSeconds(error: AppError): number {
 export async function checkPasswordThrottled(attempt: PasswordAttempt, check: () => Promise<boolean>): Promise<boolean> {
   const keys: [FailureThrottle, string][] = [[byAccount, accountKey(attempt.account)]];
   if (attempt.address) keys.push([byAddress, `address:${attempt.address}`]);
-  const waits = keys.map(([throttle, key]) => throttle.waitMs(key));
+  // Both policies forget after the same time, so one read serves both keys.
+  const shared = await sharedFailures(keys.map(([, key]) => key), ACCOUNT_POLICY);
+  const waits = keys.map(([throttle, key]) => {
+    throttle.sync(key, shared.get(key));
+    return throttle.waitMs(key);
+  });
   const waitMs = Math.max(...waits);
   if (waitMs > 0) {
     // One line per wait, not per refused request: a client hammering a wait would flood the log.
@@ -73,7 +81,14 @@ export async function checkPasswordThrottled(attempt: PasswordAttempt, check: ()
     return outcome === "match";
   } finally {
     if (outcome === "mismatch") {
-      const [forAccount, forAddress] = keys.map(([throttle, key]) => throttle.failed(key));
+      const [forAccount, forAddress] = await Promise.all(
+        keys.map(async ([throttle, key]) => {
+          throttle.failed(key);
+          const counted = await recordSharedFailure(key, throttle.policy);
+          throttle.sync(key, counted);
+          return counted;
+        }),
+      );
       log.warn("password attempt failed", {
         ...logFields(attempt),
         account_failures: forAccount.failures,
@@ -84,6 +99,7 @@ export async function checkPasswordThrottled(attempt: PasswordAttempt, check: ()
       // The right password forgets the account's failures, not the address's (an attacker's own
       // account would wipe them); an error is no evidence either way.
       for (const [throttle, key] of keys) throttle.released(key, { forgetFailures: outcome === "match" && throttle === byAccount });
+      if (outcome === "match" && shared.has(keys[0][1])) await forgetSharedFailures(keys[0][1]);
     }
   }
 }
