@@ -96,7 +96,7 @@ static napi_value Gemm(napi_env env, napi_callback_info info) {
 
 // A packed weight from arguments (type, rows, cols, data) starting at `first`.
 static packed_weight weight_args(args_t* a, size_t first) {
-  packed_weight w = {int_arg(a, first), int_arg(a, first + 1), int_arg(a, first + 2), 0, NULL};
+  packed_weight w = {int_arg(a, first), int_arg(a, first + 1), int_arg(a, first + 2), 0, 0, NULL};
   int size = 0, bytes = 0;
   if (!a->error && !weight_block(w.type, &size, &bytes)) a->error = "the weight's ggml type is not one the kernels decode";
   else if (!a->error && w.cols % size != 0) a->error = "the weight's rows are not whole blocks of its type";

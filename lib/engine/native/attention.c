@@ -45,10 +45,7 @@ static void task_range(const attention_job* j, int t, int* lo, int* hi) {
 
 // Tasks for `units` independent pieces of attention: one per thread, fewer for small calls.
 static int attention_tasks(const kernel_context* ctx, int units, int B, int T, int H, int dh) {
-  double madds = (double)B * H * T * T * dh;
-  int tasks = ctx->threads < units ? ctx->threads : units;
-  if (madds / MIN_TASK_MADDS < tasks) tasks = madds < MIN_TASK_MADDS ? 1 : (int)(madds / MIN_TASK_MADDS);
-  return tasks < 1 ? 1 : tasks;
+  return task_count(ctx, (double)B * H * T * T * dh, units);
 }
 
 // Forward of the (sequence, head) pairs [lo, hi), pair b·H + h.

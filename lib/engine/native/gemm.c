@@ -56,14 +56,15 @@ static void pack_b(float* packedB, int transB, const float* B, int ldb, int k0, 
 }
 
 // pack_b's layout from a packed weight, decoded block by block into `decoded`: op(B)[k,j] = W[j,k]
-// (transB: B = Wᵀ) or W[k,j]. k0 and j0 are multiples of KC and NC, so whole blocks of any type.
+// (transB: B = Wᵀ) or W[k,j]. k0 and j0 are multiples of KC and NC (and col0 of the block size), so
+// whole blocks of any type.
 static void pack_b_weight(float* packedB, float* decoded, const packed_weight* w, int transB, int k0, int kc, int j0, int nc) {
   for (int p = 0; p * NR < nc; p++) {
     float* dst = packedB + (size_t)p * kc * NR;
     int width = nc - p * NR < NR ? nc - p * NR : NR;
     if (transB) {
       for (int j = 0; j < width; j++)
-        decode_segment(w->type, w->data + (size_t)(j0 + p * NR + j) * w->row_bytes, k0, kc, decoded + (size_t)j * kc);
+        decode_segment(w->type, w->data + (size_t)(j0 + p * NR + j) * w->row_bytes, w->col0 + k0, kc, decoded + (size_t)j * kc);
       for (int k = 0; k < kc; k++) {
         float* d = dst + k * NR;
         for (int j = 0; j < width; j++) d[j] = decoded[(size_t)j * kc + k];
@@ -73,7 +74,7 @@ static void pack_b_weight(float* packedB, float* decoded, const packed_weight* w
   }
   if (transB) return;
   for (int k = 0; k < kc; k++) {
-    decode_segment(w->type, w->data + (size_t)(k0 + k) * w->row_bytes, j0, nc, decoded);
+    decode_segment(w->type, w->data + (size_t)(k0 + k) * w->row_bytes, w->col0 + j0, nc, decoded);
     for (int p = 0; p * NR < nc; p++) {
       float* d = packedB + ((size_t)p * kc + k) * NR;
       int width = nc - p * NR < NR ? nc - p * NR : NR;
@@ -140,12 +141,10 @@ static void gemm(float* pack, int transA, int transB, int M, int N, int K, const
   }
 }
 
-// Work below this many multiply-adds runs on the calling thread alone: waking the pool costs more.
-#define MIN_TASK_MADDS (1 << 20)
-
-// One gemm split between tasks by rows of C (units of MR) or columns (units of NR). Each task runs
-// gemm on its own rows or columns with its own packing space; an element of C sums over k in the
-// same KC blocks in the same order whichever task computes it, so the bits do not depend on the split.
+// One gemm split between tasks by rows of C (units of MR) or columns (units of NR, or of a block of a
+// weight whose columns are its values). Each task runs gemm on its own rows or columns with its own
+// packing space; an element of C sums over k in the same KC blocks in the same order whichever task
+// computes it, so the bits do not depend on the split.
 typedef struct {
   int transA, transB, M, N, K, lda, ldb, ldc, accumulate;
   const float *A, *B;
@@ -169,35 +168,47 @@ static void gemm_task(void* arg, int t, kernel_scratch* s) {
     gemm(pack, j->transA, j->transB, hi - lo, j->N, j->K, A, j->lda, j->B, j->ldb, j->w, j->C + (size_t)lo * j->ldc, j->ldc, j->accumulate);
     return;
   }
-  // Columns of op(B) = Wᵀ are rows of W: a weight of rows [lo, hi).
+  // Columns [lo, hi) of op(B): rows of W when op(B) = Wᵀ, else values of each row.
   packed_weight part;
   const packed_weight* w = NULL;
   if (j->w) {
     part = *j->w;
-    part.data += (size_t)lo * part.row_bytes;
-    part.rows = hi - lo;
+    if (j->transB) { part.data += (size_t)lo * part.row_bytes; part.rows = hi - lo; }
+    else { part.col0 += lo; part.cols = hi - lo; }
     w = &part;
   }
   const float* B = !j->B ? NULL : j->transB ? j->B + (size_t)lo * j->ldb : j->B + lo;
   gemm(pack, j->transA, j->transB, j->M, hi - lo, j->K, j->A, j->lda, B, j->ldb, w, j->C + lo, j->ldc, j->accumulate);
 }
 
-// gemm on the context's threads. Splits rows of C when there are enough of them, else columns
-// (columns only where op(B)'s columns can be cut anywhere: dense B, or the rows of a transposed W).
+// Work below this many multiply-adds per task stays on fewer threads: waking the pool costs more.
+#define MIN_TASK_MADDS (1 << 20)
+
+static int task_count(const kernel_context* ctx, double madds, int units) {
+  int tasks = ctx->threads < units ? ctx->threads : units;
+  if (madds / MIN_TASK_MADDS < tasks) tasks = (int)(madds / MIN_TASK_MADDS);
+  return tasks < 1 ? 1 : tasks;
+}
+
+// gemm on the context's threads. Splits columns when each task gets several panels, so each thread
+// packs (and decodes) only its own part of B; else rows, each thread packing all of B.
 static int gemm_threads(kernel_context* ctx, int transA, int transB, int M, int N, int K, const float* A, int lda,
                         const float* B, int ldb, const packed_weight* w, float* C, int ldc, int accumulate) {
-  gemm_job j = {transA, transB, M, N, K, lda, ldb, ldc, accumulate, A, B, w, C, 1, MR, (M + MR - 1) / MR, 1, 0};
-  double madds = (double)M * N * K;
-  int tasks = ctx->threads;
-  if (madds / MIN_TASK_MADDS < tasks) tasks = madds / MIN_TASK_MADDS < 1 ? 1 : (int)(madds / MIN_TASK_MADDS);
-  int columns_ok = !w || transB;
-  if (columns_ok && j.units < 4 * tasks && N > M) {
-    j.by_rows = 0;
-    j.unit = NR;
-    j.units = (N + NR - 1) / NR;
+  gemm_job j = {transA, transB, M, N, K, lda, ldb, ldc, accumulate, A, B, w, C, 0, NR, 0, 1, 0};
+  if (w && !transB) {  // columns are values of W's rows: cut at whole blocks
+    int size = 1, bytes;
+    weight_block(w->type, &size, &bytes);
+    if (size > j.unit) j.unit = size;
   }
-  j.tasks = tasks < j.units ? tasks : j.units;
-  if (j.tasks < 1) j.tasks = 1;
+  j.units = (N + j.unit - 1) / j.unit;
+  double madds = (double)M * N * K;
+  j.tasks = task_count(ctx, madds, j.units);
+  if (j.units < 4 * j.tasks) {
+    j.by_rows = 1;
+    j.unit = MR;
+    j.units = (M + MR - 1) / MR;
+    j.tasks = task_count(ctx, madds, j.units);
+  }
   ctx->run(ctx->pool, j.tasks, gemm_task, &j);
   return j.failed ? -1 : 0;
 }
@@ -205,6 +216,16 @@ static int gemm_threads(kernel_context* ctx, int transA, int transB, int M, int 
 static int sgemm(kernel_context* ctx, int transA, int transB, int M, int N, int K, const float* A, int lda,
                  const float* B, int ldb, float* C, int ldc, int accumulate) {
   return gemm_threads(ctx, transA, transB, M, N, K, A, lda, B, ldb, NULL, C, ldc, accumulate);
+}
+
+// Rows [lo, hi) of X rounded for W's type, per task.
+typedef struct { const packed_weight* w; const float* X; float* out; int M, tasks; } round_job;
+
+static void round_task(void* arg, int t, kernel_scratch* s) {
+  round_job* j = arg;
+  int lo = (int)((long long)j->M * t / j->tasks), hi = (int)((long long)j->M * (t + 1) / j->tasks);
+  size_t cols = j->w->cols;
+  round_activations(j->w->type, j->X + lo * cols, j->out + lo * cols, (hi - lo) * cols);
 }
 
 static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
@@ -218,8 +239,9 @@ static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* 
   }
   if (round && !s->rounded) return -1;
   const float* A = X;
-  if (round) {
-    round_activations(w->type, X, s->rounded, n);
+  if (round) {  // rows round independently; ~16 values per multiply-add's worth of time
+    round_job r = {w, X, s->rounded, M, task_count(ctx, (double)n * 16, M)};
+    ctx->run(ctx->pool, r.tasks, round_task, &r);
     A = s->rounded;
   }
   return gemm_threads(ctx, 0, 1, M, w->rows, w->cols, A, w->cols, NULL, 0, w, C, w->rows, accumulate);

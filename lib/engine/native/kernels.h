@@ -48,8 +48,9 @@ static inline int weight_block(int type, int* block_size, int* block_bytes) {
 }
 
 // W[rows, cols] in its GGUF encoding: rows of row_bytes bytes, each cols values (whole blocks).
+// col0 (a whole number of blocks, 0 for a whole weight) shifts columns: column j is value col0 + j of a row.
 typedef struct {
-  int type, rows, cols;
+  int type, rows, cols, col0;
   size_t row_bytes;
   const unsigned char* data;
 } packed_weight;
