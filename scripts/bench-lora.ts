@@ -22,6 +22,7 @@ import { benchAdapterServing, firstAnswer, type AdapterServingResult, type First
 import type { TrainCase, TrainResult } from "./lib/bench-lora-train";
 import { benchPromptProcessing, type PromptProcessingResult } from "./lib/bench-prompt-processing";
 import { loadAverage } from "./lib/load-average";
+import { procMemory } from "./lib/proc-memory";
 import { textTable } from "./lib/text-table";
 
 const root = path.resolve(import.meta.dirname, "..");
@@ -41,20 +42,33 @@ const GATES = { ratio: { f16: 0.3, q8_0: 0.15 }, rssGib: 3, rssTokens: 4096, ada
 
 const fmt = (n: number, digits = 0) => n.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits });
 const gib = (bytes: number) => `${fmt(bytes / GIB, 2)} GiB`;
+const peak = (r: { peakRssBytes: number; stopped?: boolean }) => (r.stopped ? `> ${gib(MAX_RSS_BYTES)} (stopped)` : gib(r.peakRssBytes));
+
+/** A case whose resident set passes this is stopped (BENCH_LORA_MAX_RSS_GIB): on a shared machine a
+ *  job far over the bound would take the others' memory, and its verdict is known. */
+const MAX_RSS_BYTES = Number(process.env.BENCH_LORA_MAX_RSS_GIB ?? 8) * GIB;
 
 /** Runs a training case in a process of its own (its peak RSS is the case's). */
 function trainInChild(c: TrainCase): Promise<TrainResult> {
   return new Promise((resolve, reject) => {
     const child = fork(path.join(root, "scripts/lib/bench-lora-train.ts"), [], { execArgv: ["--import", "tsx"] });
     let settled = false;
-    child.once("message", (reply: { result?: TrainResult; error?: string }) => {
+    const settle = (done: () => void) => {
+      if (settled) return;
       settled = true;
-      if (reply.result) resolve(reply.result);
-      else reject(new Error(`training case ${path.basename(c.model)}: ${reply.error}`));
-    });
-    child.once("exit", (code, signal) => {
-      if (!settled) reject(new Error(`training case ${path.basename(c.model)} exited (${code ?? signal}) without a result`));
-    });
+      clearInterval(watch);
+      done();
+    };
+    const watch = setInterval(() => {
+      const rss = procMemory(child.pid!, "VmRSS") ?? 0;
+      if (rss <= MAX_RSS_BYTES) return;
+      child.kill("SIGKILL");
+      settle(() => resolve({ loadSeconds: NaN, stepSeconds: [NaN], tokensPerSecond: NaN, peakRssBytes: rss, stopped: true }));
+    }, 200);
+    child.once("message", (reply: { result?: TrainResult; error?: string }) =>
+      settle(() => (reply.result ? resolve(reply.result) : reject(new Error(`training case ${path.basename(c.model)}: ${reply.error}`)))),
+    );
+    child.once("exit", (code, signal) => settle(() => reject(new Error(`training case ${path.basename(c.model)} exited (${code ?? signal}) without a result`))));
     child.send(c);
   });
 }
@@ -71,6 +85,7 @@ interface TrainRow {
 interface MemoryRow {
   tokens: number;
   peakRssBytes: number;
+  stopped?: boolean;
   stepSeconds: number;
 }
 
@@ -121,7 +136,7 @@ async function main() {
           if (out) adapters[`${shape}/${type}`] = out;
           if (withRl) rl = { shape, type, ...S.rl, seconds: ours.rlStepSeconds! };
           if (shape === MEMORY_MODEL.shape && type === MEMORY_MODEL.type && S.memory.includes(S.seqLen)) {
-            memory.push({ tokens: S.seqLen, peakRssBytes: ours.peakRssBytes, stepSeconds: ours.stepSeconds[0] });
+            memory.push({ tokens: S.seqLen, peakRssBytes: ours.peakRssBytes, stopped: ours.stopped, stepSeconds: ours.stepSeconds[0] });
           }
           train.push({ shape, type, seqLen: S.seqLen, ours, llamaCpp, ratio: ours.tokensPerSecond / llamaCpp.tokensPerSecond });
           console.log(`  ${shape} ${type}: ours ${fmt(ours.tokensPerSecond, 1)} tok/s, llama.cpp ${fmt(llamaCpp.tokensPerSecond)} tok/s`);
@@ -137,7 +152,7 @@ async function main() {
           "ours tok/s": fmt(r.ours.tokensPerSecond, 1),
           "llama.cpp tok/s": fmt(r.llamaCpp.tokensPerSecond),
           ratio: fmt(r.ratio, 3),
-          "peak RSS": gib(r.ours.peakRssBytes),
+          "peak RSS": peak(r.ours),
         })),
       ));
       if (rl) console.log(`\nRL step (${rl.shape} ${rl.type}: one group of ${rl.rows} completions, rows of ${rl.seqLen} tokens, the second half sampled): ${fmt(rl.seconds, 2)} s, ${fmt((rl.rows * rl.seqLen) / rl.seconds, 1)} tok/s`);
@@ -148,12 +163,12 @@ async function main() {
       for (const tokens of S.memory) {
         if (memory.some((r) => r.tokens === tokens)) continue;
         const r = await trainInChild({ model: m.path, sft: { rows: 1, seqLen: tokens, warmUp: 0, steps: 1 } });
-        memory.push({ tokens, peakRssBytes: r.peakRssBytes, stepSeconds: r.stepSeconds[0] });
+        memory.push({ tokens, peakRssBytes: r.peakRssBytes, stopped: r.stopped, stepSeconds: r.stepSeconds[0] });
       }
       memory.sort((a, b) => a.tokens - b.tokens);
       console.log(textTable(
         `peak RSS (VmHWM) of a LoRA SFT job on ${MEMORY_MODEL.shape} ${MEMORY_MODEL.type}, one row a step`,
-        memory.map((r) => ({ tokens: fmt(r.tokens), "peak RSS": gib(r.peakRssBytes), "s/step": fmt(r.stepSeconds, 1) })),
+        memory.map((r) => ({ tokens: fmt(r.tokens), "peak RSS": peak(r), "s/step": r.stopped ? "-" : fmt(r.stepSeconds, 1) })),
       ));
     }
 
@@ -195,10 +210,11 @@ async function main() {
     if (r) gates.push({ name: `LoRA SFT ÷ llama.cpp prompt processing, smollm2-135m ${type}`, value: fmt(r.ratio, 3), limit: `≥ ${GATES.ratio[type]}`, passed: r.ratio >= GATES.ratio[type] });
   }
   const rss = memory.find((r) => r.tokens === GATES.rssTokens);
-  if (rss) gates.push({ name: `peak RSS, ${MEMORY_MODEL.shape} ${MEMORY_MODEL.type} at ${fmt(GATES.rssTokens)} tokens`, value: gib(rss.peakRssBytes), limit: `≤ ${GATES.rssGib} GiB`, passed: rss.peakRssBytes <= GATES.rssGib * GIB });
+  if (rss) gates.push({ name: `peak RSS, ${MEMORY_MODEL.shape} ${MEMORY_MODEL.type} at ${fmt(GATES.rssTokens)} tokens`, value: peak(rss), limit: `≤ ${GATES.rssGib} GiB`, passed: !rss.stopped && rss.peakRssBytes <= GATES.rssGib * GIB });
   for (const r of serving) gates.push({ name: `adapter ÷ base serving at ${r.concurrency} stream${r.concurrency > 1 ? "s" : ""}`, value: fmt(r.ratio, 3), limit: `≥ ${GATES.adapterServing}`, passed: r.ratio >= GATES.adapterServing });
   for (const a of answers) gates.push({ name: `first answer of a new checkpoint, ${a.shape} ${a.type}`, value: `${fmt(a.ms)} ms`, limit: `≤ ${fmt(GATES.firstAnswerMs)} ms`, passed: a.ms <= GATES.firstAnswerMs });
-  console.log(textTable(`gates${QUICK ? " (quick run: shown, not applied)" : ""}`, gates.map((g) => ({ gate: g.name, value: g.value, limit: g.limit, result: g.passed ? "PASS" : "FAIL" }))));
+  if (!gates.length) console.log("\nno gate measured (see BENCH_LORA_PARTS)");
+  else console.log(textTable(`gates${QUICK ? " (quick run: shown, not applied)" : ""}`, gates.map((g) => ({ gate: g.name, value: g.value, limit: g.limit, result: g.passed ? "PASS" : "FAIL" }))));
   const passed = gates.every((g) => g.passed);
   const loadAfter = loadAverage();
   console.log(`\ntotal ${fmt((performance.now() - t0) / 1000)} s; load average (1/5/15 min) after: ${loadAfter.join(" / ")}`);

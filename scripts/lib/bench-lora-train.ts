@@ -4,7 +4,6 @@
 // without decay), then SFT steps through the job's own step (sftStep: forward, cross-entropy, backward,
 // clipping, AdamW) on rows of random tokens with the loss on every token, and optionally an RL step
 // (rlStep on a micro-batch built as a job builds it) and the adapter written as a checkpoint is.
-import fs from "node:fs";
 import { readTrainableGguf } from "@/lib/engine/gguf/llama-gguf";
 import { writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
 import { AdamW } from "@/lib/engine/model/adamw";
@@ -15,6 +14,7 @@ import { rlStep } from "@/lib/training/rl/rl-step";
 import { sftStep } from "@/lib/training/sft/sft-step";
 import { buildMicroBatches, type RlTrajectory } from "@/lib/training/trajectories/micro-batches";
 import { randomTokens } from "./bench-tokens";
+import { procMemory } from "./proc-memory";
 
 export interface RowsShape {
   rows: number;
@@ -43,23 +43,14 @@ export interface TrainResult {
   /** Tokens of the timed steps over their time. */
   tokensPerSecond: number;
   rlStepSeconds?: number;
-  /** The process's peak resident set (VmHWM), bytes. */
+  /** The process's peak resident set (VmHWM; getrusage's maxrss where there is no /proc), bytes. */
   peakRssBytes: number;
+  /** Stopped by the bench when its resident set passed the cap (peakRssBytes is then the reading that did). */
+  stopped?: boolean;
 }
 
 const LEARNING_RATE = 1e-4;
 const PAD = 0;
-
-/** VmHWM from /proc (Linux), else the same from getrusage. */
-function peakRssBytes(): number {
-  try {
-    const kb = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync("/proc/self/status", "utf8"));
-    if (kb) return Number(kb[1]) * 1024;
-  } catch {
-    // not Linux
-  }
-  return process.resourceUsage().maxRSS * 1024;
-}
 
 export function runTrainCase(c: TrainCase): TrainResult {
   const t0 = performance.now();
@@ -102,7 +93,7 @@ export function runTrainCase(c: TrainCase): TrainResult {
   }
 
   if (c.adapterOut) writeLoraGguf(c.adapterOut, { config: start.config, adapters: model.adapters(), alpha: lora.alpha });
-  return { loadSeconds, stepSeconds, tokensPerSecond, rlStepSeconds, peakRssBytes: peakRssBytes() };
+  return { loadSeconds, stepSeconds, tokensPerSecond, rlStepSeconds, peakRssBytes: procMemory("self", "VmHWM") ?? process.resourceUsage().maxRSS * 1024 };
 }
 
 // Forked: the case comes as a message, the result goes back as one.
