@@ -443,16 +443,20 @@ describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) an
     await expectSameWeights(uninterrupted.model.id, model.id);
   });
 
-  it("resumes a job handed back by a worker's clean shutdown (SIGTERM) from its last save, without counting an attempt", async () => {
+  it("a worker's clean shutdown (SIGTERM) saves the running job's state first and hands it back: resumed with no step redone, no attempt counted", async () => {
     const { id } = await submitLongSft("sigterm-resume");
     const first = startWorker();
     await until("a saved state and steps past it", savedPast(id, 20));
+    const signalled = Date.now();
     await new Promise<void>((resolve) => {
       first.once("exit", () => resolve());
       first.kill("SIGTERM");
     });
+    expect(Date.now() - signalled).toBeLessThan(15_000); // ANNEAL_SHUTDOWN_DRAIN_MS
     const handedBack = await jobRow(id);
     expect(handedBack).toMatchObject({ status: "queued", attempts: 0 });
+    // Saved at the step it had reached (saves are due every 10 steps; it was 3 or more past one).
+    expect(handedBack.resumeStep).toBe(handedBack.stepsDone);
     // Committing a state deleted the one it replaced; only states newer than it may be beside it.
     expect(stateSteps(id)).toContain(handedBack.resumeStep);
     expect(stateSteps(id).filter((step) => step < handedBack.resumeStep!)).toEqual([]);

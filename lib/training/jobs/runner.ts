@@ -12,7 +12,7 @@ import { OwnedJob } from "./owned-job";
 import { claimJob, endOwnedJob, failAbandonedJobs, releaseJob } from "./queue";
 import { removeJobStates, removeStatesOfEndedJobs } from "./saved-states";
 import { ThreadReports } from "./thread-reports";
-import { slotThread, trainOnThread, type ThreadSlot } from "./training-thread";
+import { newSlot, slotThread, trainOnThread, type ThreadSlot } from "./training-thread";
 import { VocabularyThread } from "./vocabulary/vocabulary-host";
 import { registerLocalRunner } from "./wake";
 
@@ -28,6 +28,8 @@ export interface RunnerSettings {
   concurrency: number;
   /** How often a running job saves its state for a retry to resume from (default: the environment's). */
   saveEvery?: SaveEvery;
+  /** How long `stop` waits for a running job's state to be saved (default: ANNEAL_SHUTDOWN_DRAIN_MS). */
+  drainMs?: number;
 }
 
 /** Saved states of jobs ended elsewhere are looked for this often. */
@@ -69,18 +71,25 @@ export class TrainingRunner {
   async start(): Promise<void> {
     await this.register();
     this.unregister = registerLocalRunner(this);
-    this.slots = Array.from({ length: this.settings.concurrency }, () => ({ thread: null, jobId: null }));
+    this.slots = Array.from({ length: this.settings.concurrency }, newSlot);
     this.loops = this.slots.map((slot) => this.loop(slot));
   }
 
-  /** Stops claiming, stops running threads and hands their jobs back to the queue (not counted
-   *  as a failed attempt), so a restart or another worker resumes them. */
-  async stop(): Promise<void> {
+  /** Stops claiming, asks running threads to save their state after the step in progress (waiting
+   *  up to `drainMs` for it to be written), stops them and hands their jobs back to the queue (not
+   *  counted as a failed attempt), so a restart or another worker resumes them with no step redone. */
+  async stop(drainMs = this.settings.drainMs ?? getEnv().ANNEAL_SHUTDOWN_DRAIN_MS): Promise<void> {
     this.stopping = true;
     this.unregister();
     this.wake();
-    await Promise.all(this.slots.map(async (slot) => {
+    await Promise.all(this.slots.map(async (slot, i) => {
       const { jobId } = slot;
+      if (jobId) {
+        Atomics.store(slot.stopRequest, 0, 1);
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([this.loops[i], new Promise((resolve) => (timer = setTimeout(resolve, drainMs)))]);
+        clearTimeout(timer);
+      }
       await slot.thread?.terminate();
       if (jobId) await releaseJob(jobId, this.workerId).catch(() => undefined);
     }));
@@ -150,7 +159,7 @@ export class TrainingRunner {
     const job = new OwnedJob(jobId, this.workerId, () => void thread.terminate());
     const reports = new ThreadReports(job, loaded, attempt);
     const stopHeartbeat = startLeaseHeartbeat(job, { timing: this.settings, lastHeard: () => reports.lastHeard, checkIn: () => this.register() });
-    await trainOnThread(thread, loaded.task, reports, this.vocabularies);
+    await trainOnThread(thread, { ...loaded.task, stopRequest: slot.stopRequest }, reports, this.vocabularies);
     stopHeartbeat();
     await job.settled();
     // A thread that exits without its end (killed by the OS) fails the job, unless the runner

@@ -60,6 +60,10 @@ export class ThreadReports {
         break;
       case "error":
         job.fail(message.message);
+        break;
+      case "stopped":
+        // The runner is shutting down: it hands the job back once the state saved before this is written.
+        break;
     }
   };
 

@@ -11,7 +11,11 @@ export interface ThreadSlot {
   thread: Worker | null;
   /** The job the slot is training. */
   jobId: string | null;
+  /** Shared with the slot's thread (TrainingTask.stopRequest): 1 asks it to save and stop. */
+  stopRequest: Int32Array;
 }
+
+export const newSlot = (): ThreadSlot => ({ thread: null, jobId: null, stopRequest: new Int32Array(new SharedArrayBuffer(4)) });
 
 /** The slot's thread, started if it has none; the slot forgets it when it exits (a crash, or
  *  stopped to cancel). */
@@ -39,7 +43,7 @@ export async function trainOnThread(thread: Worker, task: TrainingTask, listener
   const onMessage = (message: ThreadMessage | ThreadRequest) => {
     if (message.type === "vocabulary") return vocabularies.connect(message.port);
     listener.onMessage(message);
-    if (message.type === "done" || message.type === "error") ended();
+    if (message.type === "done" || message.type === "error" || message.type === "stopped") ended();
   };
   thread.on("message", onMessage);
   thread.on("error", listener.onCrash);

@@ -16,6 +16,7 @@ import { resolveRlConfig, experimentalConfigSchema } from "@/lib/training/rl/exp
 import { prepareRlJob } from "@/lib/training/rl/prepare-rl-job";
 import type { GradientStepMetrics } from "@/lib/training/gradient-step";
 import { rlSteps } from "@/lib/training/rl/rl-step";
+import type { BaseProbe } from "@/lib/training/sft/knowledge-probe";
 import { SftJob } from "@/lib/training/sft/sft-job";
 import { parseTrajectoryGroups } from "@/lib/training/trajectories/parse-trajectory-groups";
 import type { JobReport } from "../job-report";
@@ -32,6 +33,8 @@ export interface TrainingTask {
   validationData?: unknown;
   config: unknown;
   defaults: ModelTrainingDefaults;
+  /** sft: the base's own probe set, where it declares one. */
+  probe?: BaseProbe | null;
   /** Weights to start from (the base model, or the newest full checkpoint), and the optimizer state
    *  saved with the checkpoint the job continues (absent for a fresh start). */
   startGguf: string;
@@ -50,6 +53,16 @@ export interface TrainingTask {
   resume?: string | null;
   /** RL: training rows per gradient step (ANNEAL_RL_ROWS_PER_STEP), within RL_TOKENS_PER_STEP. */
   rlRowsPerStep: number;
+  /** Shared with the runner, which sets [0] to 1 when it shuts down: the state is saved after the
+   *  step in progress and training stops (TrainingStopped), so the next attempt redoes no step. */
+  stopRequest?: Int32Array;
+}
+
+/** Training stopped at the runner's request (`stopRequest`), its state saved. */
+export class TrainingStopped extends Error {
+  constructor() {
+    super("Training stopped: the runner is shutting down.");
+  }
 }
 
 export interface TrainingHooks {
@@ -94,8 +107,10 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary
     for (const metrics of run(resume)) {
       steps.push(metrics);
       hooks.gradientStep(metrics);
-      const saved = saver.afterStep(model, optimizer, steps, kept());
+      const stopping = task.stopRequest !== undefined && Atomics.load(task.stopRequest, 0) === 1 && steps.length < numSequences;
+      const saved = stopping ? saver.saveNow(model, optimizer, steps, kept()) : saver.afterStep(model, optimizer, steps, kept());
       if (saved) hooks.saved?.(saved);
+      if (stopping) throw new TrainingStopped();
     }
   };
 
@@ -113,7 +128,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary
       "train/num_trajectories": job.stats.numTrajectories,
     };
   } else {
-    const sft = new SftJob({ model, vocabulary, data: task.data, validationData: task.validationData ?? null, config: task.config, defaults: task.defaults, seed: task.step });
+    const sft = new SftJob({ model, vocabulary, data: task.data, validationData: task.validationData ?? null, config: task.config, defaults: task.defaults, seed: task.step, probe: task.probe });
     train(sft.numSteps, (resume) => sft.steps(optimizer, resume), () => sft.keptWeights);
     const end = sft.finish(steps);
     metrics = end.metrics;

@@ -79,10 +79,18 @@ export class StateSaver {
   /** After each step: the state saved (with the weights the job keeps, if any), or null when none was due. */
   afterStep(model: LlamaModel, optimizer: AdamW, steps: readonly GradientStepMetrics[], kept: Float32Array | null = null): SavedState | null {
     const s = this.settings;
+    if (!s) return null;
     const step = steps.length;
-    if (!s || step >= this.job.numSequences) return null;
     const due = (s.everySteps > 0 && step - this.lastStep >= s.everySteps) || (s.everyMs > 0 && Date.now() - this.lastAt >= s.everyMs);
-    if (!due) return null;
+    return due ? this.saveNow(model, optimizer, steps, kept) : null;
+  }
+
+  /** Saves the state now, due or not (the runner is shutting down); null when saving is off, nothing
+   *  is new since the last save, or the job has taken its last step. */
+  saveNow(model: LlamaModel, optimizer: AdamW, steps: readonly GradientStepMetrics[], kept: Float32Array | null = null): SavedState | null {
+    const s = this.settings;
+    const step = steps.length;
+    if (!s || step >= this.job.numSequences || step === this.lastStep) return null;
     const began = performance.now();
     const file = path.join(s.dir, `a${s.attempt}-s${step}.state`);
     const header = { step, numSequences: this.job.numSequences, start: startIdentity(this.job.startGguf), metrics: [...steps] };

@@ -5,7 +5,7 @@ import { MessageChannel, parentPort, type MessagePort } from "node:worker_thread
 import { loadTrainingVocabulary } from "@/lib/engine/serving/llama-cpp-vocabulary";
 import { remoteVocabulary } from "../vocabulary/remote-vocabulary";
 import { describeTrainingError } from "./describe-error";
-import { runTraining, type TrainingTask } from "./run-training";
+import { runTraining, TrainingStopped, type TrainingTask } from "./run-training";
 import type { ThreadMessage, ThreadRequest } from "./thread-messages";
 
 const post = (message: ThreadMessage) => parentPort!.postMessage(message);
@@ -35,6 +35,6 @@ parentPort!.on("message", async (task: TrainingTask) => {
       await close();
     }
   } catch (error) {
-    post({ type: "error", message: describeTrainingError(error) });
+    post(error instanceof TrainingStopped ? { type: "stopped" } : { type: "error", message: describeTrainingError(error) });
   }
 });
