@@ -17,7 +17,7 @@ const THREADS = [1, 2, 3];
 
 /** `compute` with 1, 2 and 3 threads; every result must equal the single-threaded one bit for bit. */
 function expectSameBits(compute: (k: Kernels) => Float32Array[]) {
-  const [first, ...rest] = THREADS.map((n) => compute(loadNativeKernels(n)));
+  const [first, ...rest] = THREADS.map((n) => compute(loadNativeKernels({ threads: n })));
   for (const results of rest) results.forEach((r, i) => expect(bitDifference(r, first[i])).toBe(""));
 }
 
@@ -29,7 +29,7 @@ function weight(type: number, rows: number, cols: number): PackedWeight {
 }
 
 describe.runIf(nativeRequired)("native kernels on 1, 2 and 3 threads", () => {
-  afterAll(() => loadNativeKernels(kernelThreads())); // back to the default for the file's other users
+  afterAll(() => loadNativeKernels()); // back to the default for the file's other users
 
   it("each count is the one asked for (ANNEAL_KERNEL_THREADS, else every available core)", () => {
     expect(kernelThreads("3")).toBe(3);

@@ -13,7 +13,7 @@ import type { PackedWeight } from "./packed-weight";
 // adamwStep take flat numbers.
 interface NativeAddon extends Pick<Kernels,
   "rmsnormForward" | "rmsnormBackward" | "swigluForward" | "swigluBackward" | "tokenLogprobsForward" | "tokenLogprobsBackward"> {
-  readonly variant: string;
+  setVariant(name: "fastest" | "generic"): string;
   setThreads(n: number): void;
   threads(): number;
   gemm(transA: number, transB: number, M: number, N: number, K: number, A: Float32Array, B: Float32Array, C: Float32Array, accumulate: boolean): void;
@@ -40,16 +40,24 @@ export function kernelThreads(value = process.env.ANNEAL_KERNEL_THREADS): number
   return n;
 }
 
-/** The addon's kernels for this JavaScript thread, using `threads` threads from now on (the addon is
- *  one instance per JavaScript thread, so the latest load's count applies to every Kernels of it). */
-export function loadNativeKernels(threads = kernelThreads()): Kernels {
+export interface NativeOptions {
+  /** Kernel threads (default kernelThreads()). */
+  threads?: number;
+  /** The build to run: the fastest this CPU supports (default), or the x86-64 baseline (for tests). */
+  variant?: "fastest" | "generic";
+}
+
+/** The addon's kernels for this JavaScript thread, set to `options` from now on (the addon is one
+ *  instance per JavaScript thread, so the latest load's settings apply to every Kernels of it). */
+export function loadNativeKernels({ threads = kernelThreads(), variant = "fastest" }: NativeOptions = {}): Kernels {
   const addon = createRequire(import.meta.url)(nativeAddonPath()) as NativeAddon;
+  const variantName = addon.setVariant(variant);
   addon.setThreads(threads);
   const dims = (s: AttentionShape) => [s.batch, s.seqLen, s.nHeads, s.nKvHeads, s.headDim] as const;
   const weight = (w: PackedWeight) => [w.type, w.rows, w.cols, w.data] as const;
   return {
     name: "native",
-    variant: addon.variant,
+    variant: variantName,
     matmulABt: (C, A, B, M, K, N, acc) => addon.gemm(0, 1, M, N, K, A, B, C, acc),
     matmulAB: (C, A, B, M, K, N, acc) => addon.gemm(0, 0, M, N, K, A, B, C, acc),
     matmulAtB: (C, A, B, M, K, N, acc) => addon.gemm(1, 0, K, N, M, A, B, C, acc),

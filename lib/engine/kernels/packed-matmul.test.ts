@@ -2,7 +2,7 @@
 // llama.cpp serves with on this CPU): X rounded exactly as its mul_mat rounds activations for each
 // weight type, products equal to its vec_dot up to float32 summation order, and the backward
 // product and row gather equal to the same math on the decoded weight.
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GGML_TYPE, ggmlTypeName } from "../gguf/ggml-types";
 import { encodeBf16, encodeF16 } from "../gguf/half-float";
 import { DEQUANTIZABLE_TYPES, dequantizeRows } from "../gguf/weight-types";
@@ -11,7 +11,9 @@ import { Prng } from "../prng";
 import { bitDifference, ggmlDequantizeRows, ggmlMulMat, ggmlQuantizeRows, ggmlRoundActivations } from "../test-support/ggml-reference";
 import { roundActivations } from "./activation-rounding";
 import { packedWeight, packedWeightFromF32, type PackedWeight } from "./packed-weight";
-import { kernelPaths } from "./testing";
+import type { Kernels } from "./kernels";
+import { loadNativeKernels } from "./native";
+import { kernelPaths, nativeKernels } from "./testing";
 
 const bytesOf = (a: Float32Array | Uint16Array) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 
@@ -79,7 +81,21 @@ const tolerance = (type: number) => (type === GGML_TYPE.Q4_1 || type === GGML_TY
 // M = 100 cross the native gemm's NC, KC and MC blocks.
 const SHAPES: [number, number, number][] = [[5, 37, 512], [3, 600, 512], [1, 8, 256], [2, 40, 1280], [100, 20, 256]];
 
-describe.each(kernelPaths.map((k) => [k.name, k] as const))("packed-weight matmuls (%s)", (_, kernels) => {
+// The native addon's x86-64 baseline build too (software F16 conversions, scalar rounding), which
+// machines without AVX2 run: switched to for its block, the fastest build restored after.
+const paths: [string, () => Kernels][] = [
+  ...kernelPaths.map((k): [string, () => Kernels] => [k.name, () => k]),
+  ...(nativeKernels ? [["native generic build", () => loadNativeKernels({ variant: "generic" })] as [string, () => Kernels]] : []),
+];
+
+describe.each(paths)("packed-weight matmuls (%s)", (_, load) => {
+  let kernels: Kernels;
+  beforeAll(() => {
+    kernels = load();
+  });
+  afterAll(() => {
+    if (nativeKernels) loadNativeKernels();
+  });
   const cases = DEQUANTIZABLE_TYPES.flatMap((t) => SHAPES.map(([M, rows, cols]) => [ggmlTypeName(t), M, rows, cols, t] as const));
 
   it.each(cases)("%s: matmulXWt M=%i rows=%i cols=%i equals ggml's mul_mat", (_, M, rows, cols, type) => {

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "kernels.h"
 #include "pool.h"
 
@@ -283,6 +284,30 @@ static void export_function(napi_env env, napi_value exports, addon_instance* se
   napi_set_named_property(env, exports, name, fn);
 }
 
+// The fastest build this CPU runs.
+static const kernel_table* fastest_table(void) {
+#if defined(ANNEAL_HAVE_X86_64_V3) && (defined(__x86_64__) || defined(__i386__))
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("x86-64-v3")) return &kernels_x86_64_v3;
+#endif
+  return &kernels_generic;
+}
+
+// setVariant("fastest" | "generic"): which build this environment's kernels run (generic: the
+// x86-64 baseline every machine runs, so tests can check it on any machine); returns its name.
+static napi_value SetVariant(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 1);
+  char name[16] = "";
+  if (!a.error && napi_get_value_string_utf8(env, a.argv[0], name, sizeof name, NULL) != napi_ok) a.error = "expected a string";
+  if (!a.error && strcmp(name, "fastest") != 0 && strcmp(name, "generic") != 0) a.error = "the variant must be \"fastest\" or \"generic\"";
+  THROW_IF_ERROR("setVariant");
+  a.self->table = strcmp(name, "generic") == 0 ? &kernels_generic : fastest_table();
+  napi_value result;
+  napi_create_string_utf8(env, a.self->table->name, NAPI_AUTO_LENGTH, &result);
+  return result;
+}
+
 // setThreads(n): the kernels of this environment use n threads (this one and n − 1 workers) from now on.
 static napi_value SetThreads(napi_env env, napi_callback_info info) {
   args_t a;
@@ -325,15 +350,12 @@ static napi_value Init(napi_env env, napi_value exports) {
     napi_throw_error(env, NULL, "anneal_kernels: could not set up the addon");
     return NULL;
   }
-  self->table = &kernels_generic;
+  self->table = fastest_table();
   if (!(self->pool = pool_create(1, &self->ctx))) {
     napi_throw_error(env, NULL, "anneal_kernels: could not set up the addon");
     return NULL;
   }
-#if defined(ANNEAL_HAVE_X86_64_V3) && (defined(__x86_64__) || defined(__i386__))
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("x86-64-v3")) self->table = &kernels_x86_64_v3;
-#endif
+  export_function(env, exports, self, "setVariant", SetVariant);
   export_function(env, exports, self, "setThreads", SetThreads);
   export_function(env, exports, self, "threads", Threads);
   export_function(env, exports, self, "gemm", Gemm);
@@ -349,9 +371,6 @@ static napi_value Init(napi_env env, napi_value exports) {
   export_function(env, exports, self, "tokenLogprobsForward", TokenLogprobsForward);
   export_function(env, exports, self, "tokenLogprobsBackward", TokenLogprobsBackward);
   export_function(env, exports, self, "adamwStep", AdamwStep);
-  napi_value variant;
-  napi_create_string_utf8(env, self->table->name, NAPI_AUTO_LENGTH, &variant);
-  napi_set_named_property(env, exports, "variant", variant);
   return exports;
 }
 
