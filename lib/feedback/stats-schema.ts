@@ -38,7 +38,10 @@ export const metricSpecSchema = z.object({
     .array(z.number())
     .max(16)
     .optional()
-    .describe("0..100 (a 400 otherwise), computed with linear interpolation (percentile_cont), as keys `p<P>_<slug>` (`p95_score`, `p99.9_score`). Numeric metrics only; ignored on others."),
+    .describe(
+      "0..100 (a 400 otherwise), with linear interpolation between ranks (as percentile_cont), as keys `p<P>_<slug>` (`p95_score`, `p99.9_score`). Numeric metrics only; ignored on others. " +
+        "Answered from the aggregate cells (header x-anneal-stats-source: aggregates or aggregates+raw), within 1 % of the larger magnitude of the two values interpolated between (exact at 0 and 100); from the rows alone (raw), exact.",
+    ),
 });
 export type MetricSpec = z.output<typeof metricSpecSchema>;
 

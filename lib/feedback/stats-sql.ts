@@ -44,16 +44,16 @@ export const aggregateSlots = (metrics: StatsMetric[]): Slot[] =>
 export const percentileSlots = (metrics: StatsMetric[]): Slot[] => metrics.flatMap((m, i) => m.percentiles.map((p) => ({ metric: i, name: p.name })));
 
 const raw = (text: string) => Prisma.raw(text);
-const col = (prefix: string, i: number) => raw(`${prefix}${i}`);
+export const col = (prefix: string, i: number) => raw(`${prefix}${i}`);
 
 /** `f.payload -> 'a' ->> 'b'`: object keys only (a key like "0" does not index an array, as in Weave). */
-function payloadAt(keys: string[], asText = false): Prisma.Sql {
+export function payloadAt(keys: string[], asText = false): Prisma.Sql {
   const steps = keys.map((key, k) => Prisma.sql` ${raw(asText && k === keys.length - 1 ? "->>" : "->")} ${key}::text`);
   return Prisma.sql`f."payload"${Prisma.join(steps, "")}`;
 }
 
 /** A metric's value as its type reads it; anything else (missing, null, another type) is NULL. */
-function readValue(metric: StatsMetric): Prisma.Sql {
+export function readValue(metric: StatsMetric): Prisma.Sql {
   const json = payloadAt(metric.keys);
   switch (metric.valueType) {
     case "numeric":
@@ -66,17 +66,18 @@ function readValue(metric: StatsMetric): Prisma.Sql {
   }
 }
 
-function where(filters: StatsFilters): Prisma.Sql {
-  const terms = [
-    Prisma.sql`f."projectId" = ${filters.projectId}::uuid`,
-    Prisma.sql`f."createdAt" >= ${filters.start}`,
-    Prisma.sql`f."createdAt" < ${filters.end}`,
-  ];
+/** The filters other than time, on rows aliased `f`. */
+export function rowFilters(filters: StatsFilters): Prisma.Sql[] {
+  const terms = [Prisma.sql`f."projectId" = ${filters.projectId}::uuid`];
   if (filters.feedbackType !== undefined) terms.push(Prisma.sql`f."feedbackType" = ${filters.feedbackType}`);
   const trigger = filters.trigger;
   if (trigger && "exact" in trigger) terms.push(Prisma.sql`f."triggerRef" = ${trigger.exact}`);
   if (trigger && "prefix" in trigger) terms.push(Prisma.sql`starts_with(f."triggerRef", ${trigger.prefix})`);
-  return Prisma.join(terms, " AND ");
+  return terms;
+}
+
+function where(filters: StatsFilters): Prisma.Sql {
+  return Prisma.join([...rowFilters(filters), Prisma.sql`f."createdAt" >= ${filters.start}`, Prisma.sql`f."createdAt" < ${filters.end}`], " AND ");
 }
 
 /** A cell's partial results of metric i: numeric c (count), s (sum), lo, hi; boolean t, f (trues, falses). */
@@ -89,7 +90,7 @@ function partials(metric: StatsMetric, i: number): Prisma.Sql[] {
 }
 
 /** Aggregation `name` of metric i from the partials of a group of cells (sums and counts of nothing are 0). */
-function combine(metric: StatsMetric, i: number, name: string): Prisma.Sql {
+export function combine(metric: StatsMetric, i: number, name: string): Prisma.Sql {
   if (metric.valueType === "numeric") {
     const [c, s] = [col("c", i), col("s", i)];
     switch (name) {
@@ -114,11 +115,14 @@ function combine(metric: StatsMetric, i: number, name: string): Prisma.Sql {
   throw new Error(`no ${name} for ${metric.valueType} metrics`);
 }
 
-const floatArray = (items: Prisma.Sql[]) => (items.length > 0 ? Prisma.sql`ARRAY[${Prisma.join(items.map((x) => Prisma.sql`(${x})::float8`))}]` : Prisma.sql`ARRAY[]::float8[]`);
+export const floatArray = (items: Prisma.Sql[]) => (items.length > 0 ? Prisma.sql`ARRAY[${Prisma.join(items.map((x) => Prisma.sql`(${x})::float8`))}]` : Prisma.sql`ARRAY[]::float8[]`);
+
+/** A timestamp's 1-based bucket: one text parameter, not 10,000: '{2024-01-01T00:00:00.000Z,...}'. */
+export const bucketOf = (timestamp: Prisma.Sql, bucketStarts: Date[]) =>
+  Prisma.sql`width_bucket(${timestamp}, ${`{${bucketStarts.map((d) => d.toISOString()).join(",")}}`}::timestamptz[])`;
 
 export function statsStatement(filters: StatsFilters, bucketStarts: Date[], metrics: StatsMetric[]): Prisma.Sql {
-  // One text parameter, not 10,000: '{2024-01-01T00:00:00.000Z,...}'.
-  const bucket = Prisma.sql`width_bucket(f."createdAt", ${`{${bucketStarts.map((d) => d.toISOString()).join(",")}}`}::timestamptz[])`;
+  const bucket = bucketOf(Prisma.sql`f."createdAt"`, bucketStarts);
   const all = metrics.map((_, i) => i);
   const categorical = all.filter((i) => metrics[i].valueType === "categorical");
   const valued = all.filter((i) => metrics[i].valueType !== "categorical");
@@ -153,7 +157,9 @@ export function statsStatement(filters: StatsFilters, bucketStarts: Date[], metr
   if (withPercentiles.length > 0) {
     const percentiles = withPercentiles.map((i) => {
       const fractions = `{${metrics[i].percentiles.map((p) => p.fraction).join(",")}}`;
-      return Prisma.sql`percentile_cont(${fractions}::float8[]) WITHIN GROUP (ORDER BY ${col("m", i)})`;
+      // A metric without values in a bucket has NULL, not an array of NULLs, and `||` would drop it
+      // (shifting the next metric's percentiles into its places).
+      return Prisma.sql`coalesce(percentile_cont(${fractions}::float8[]) WITHIN GROUP (ORDER BY ${col("m", i)}), array_fill(NULL::float8, ARRAY[${raw(String(metrics[i].percentiles.length))}]))`;
     });
     // The cells in bucket order, their values unnested: the groups arrive sorted, so only each
     // bucket's values (and the window's) are sorted, not every row by its bucket first.
