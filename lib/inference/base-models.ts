@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { getEnv } from "@/lib/config/env";
 import { AppError } from "@/lib/contract/errors";
+import type { CorpusVersion } from "@/lib/engine/corpus/generate";
 import { untrainableReason } from "@/lib/engine/gguf/trainable-check";
 
 // The base models this instance serves: the shipped tiny-chat-2 and tiny-chat (trainable by Anneal's
@@ -16,6 +17,9 @@ interface BaseModelCommon {
   description: string;
   /** Declared defaults for `learning_rate: null` (trainable models). */
   learningRates?: LearningRates;
+  /** The corpus it was pretrained on: its held-out prompts are what SFT's knowledge probe asks
+   *  before and after a job (lib/training/sft/knowledge-probe.ts). */
+  probeCorpus?: CorpusVersion;
 }
 
 /** A base's rates for full fine-tuning, and for LoRA adapters when measured (else lib/training/trainable-base.ts
@@ -60,6 +64,7 @@ export const TINY_CHAT_2: GgufBaseModel = {
   // LoRA (rank 16, alpha 32, every projection), measured through bench:learn (docs/decisions.md, "LoRA on
   // tiny-chat-2"): RL learns as full weights do at 5×; SFT's best rate is full's own.
   learningRates: { rl: 1e-4, sft: 3e-3, lora: { rl: 5e-4, sft: 3e-3 } },
+  probeCorpus: 2,
 };
 
 /** The first tiny-chat (128-token context): still listed, so its users' models keep serving and training. */
@@ -71,6 +76,7 @@ export const TINY_CHAT: GgufBaseModel = {
   description: "Anneal's first 1M-parameter chat model, 128-token context (models/tiny-chat.md); fully fine-tunable on CPU",
   // models/tiny-chat.md: SFT measured by a sweep; RL measured by RL on a correctness reward (1e-3 collapses it).
   learningRates: { rl: 1e-4, sft: 3e-3 },
+  probeCorpus: 1,
 };
 
 /** Shipped in models/, default first. */

@@ -91,6 +91,7 @@ export async function loadJobTask(jobId: string, attempt: number, saveEvery: Sav
     validationData: "validation" in input && input.validation ? await jobData(input.validation) : null,
     config: job.config,
     defaults: trainingDefaults(base, format),
+    probe: base.probeCorpus ? { base: base.name, corpus: base.probeCorpus } : null,
     startGguf,
     lora: lora && { settings: lora, startAdapter },
     startOptimizer: startCheckpoint && optimizerStatePath(startCheckpoint),

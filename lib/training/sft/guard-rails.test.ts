@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { degenerations, repeatedNgramShare, validText, type SampledReply } from "./degeneration";
 import { EarlyStopping } from "./early-stopping";
 import { guardRailWarnings, lossTrend, type Measurement } from "./guard-rails";
+import { plainAnswer, validationProbe } from "./knowledge-probe";
 import { shuffledIndices, splitValidation, validationCount } from "./validation-split";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -9,7 +10,7 @@ const reply = (tokens: number[], ended = true, bytes = utf8(tokens.join(" "))): 
 const fine = reply([1, 2, 3]);
 const looping = reply(Array.from({ length: 24 }, (_, i) => 7 + (i % 2)));
 const endless = reply([1, 2, 3, 4], false);
-const measured = (replies: SampledReply[], loss = NaN, accuracy = NaN): Measurement => ({ replies, loss, accuracy });
+const measured = (replies: SampledReply[], loss = NaN, accuracy = NaN): Measurement => ({ replies, loss, accuracy, probe: null });
 const codes = (before: Measurement, after: Measurement, losses: number[] = [], expected = ["1", "2", "3", "4"]) => guardRailWarnings(before, after, losses, true, expected).map((w) => w.code);
 
 describe("validation split", () => {
@@ -84,5 +85,25 @@ describe("guard rails", () => {
   it("says what it saw in its message", () => {
     const [warning] = guardRailWarnings(measured([fine, fine]), measured([endless, endless]), [], false, ["a", "b"]);
     expect(warning.message).toBe("2 of 2 greedy replies to training prompts (the job has no validation examples) never end the turn (no end-of-turn token within the reply limit), against 0 before training.");
+  });
+
+  it("names a fall of 10 points or more in what the probe's prompts got right, with one prompt that went wrong", () => {
+    const probed = (right: boolean[], replies: string[]): Measurement => ({ ...measured([fine]), probe: { right, replies } });
+    const probe = { source: "4 held-out prompts of anneal/tiny-chat-2's curriculum", questions: ["What is 3 + 4?", "Reverse: ab", "2 + 2 =", "Count: aaa"] };
+    const before = probed([true, true, true, false], ["7", "ba", "4", "2"]);
+    const warn = (after: Measurement) => guardRailWarnings(before, after, [], true, ["1", "2"], probe);
+    expect(warn(probed([true, true, true, true], ["<answer>7</answer>", "ba", "4", "3"]))).toEqual([]);
+    const [warning] = warn(probed([false, true, false, false], ["<answer>m</answer>9</answer>o<<<<", "ba", "944.", "1"]));
+    expect(warning).toEqual({
+      code: "correct_answers_dropped",
+      message: "Correct answers fell from 75% to 25% on 4 held-out prompts of anneal/tiny-chat-2's curriculum: the starting weights answered 3 of 4 right, the checkpoint 1. " +
+        'Training has undone part of what the model knew. For example "What is 3 + 4?": "7" before, "<answer>m</answer>9</answer>o<<<<" after.',
+    });
+  });
+
+  it("checks probe replies without markup, and validation prompts against the example's own reply", () => {
+    expect([plainAnswer("<answer>7</answer>"), plainAnswer(" 944. "), plainAnswer("<answer>m</answer>9</answer>o")]).toEqual(["7", "944", "m9o"]);
+    const [prompt] = validationProbe([{ ids: [1], question: "What is 3 + 4?", expected: "7." }]).prompts;
+    expect([prompt.check("7"), prompt.check("944")]).toEqual([true, false]);
   });
 });

@@ -17,6 +17,14 @@ export interface Measurement {
   accuracy: number;
   /** Greedy replies to the held-out prompts (the same prompts before and after). */
   replies: readonly SampledReply[];
+  /** The knowledge probe's replies (knowledge-probe.ts), each right or not; null when nothing is probed. */
+  probe: { right: readonly boolean[]; replies: readonly string[] } | null;
+}
+
+/** What the knowledge probe asked: its source in words, and its prompts' questions. */
+export interface ProbeContext {
+  source: string;
+  questions: readonly string[];
 }
 
 /** Share of the most common of some texts (1 when all are the same). */
@@ -30,6 +38,8 @@ export function commonestShare(texts: readonly string[]): number {
 const LOSS_FACTOR = 1.1;
 /** A drop in val/accuracy of this much or more (a share) is flagged. */
 const ACCURACY_DROP = 0.1;
+/** A fall in the probe's correct answers of this much or more (a share) is flagged. */
+const KNOWLEDGE_DROP = 0.1;
 /** A degeneration is flagged when at least this share of replies shows it, this much more than before. */
 const DEGENERATE_SHARE = 0.25;
 const DEGENERATE_RISE = 0.25;
@@ -45,6 +55,8 @@ const DEGENERATION_TEXT: Record<Degeneration, string> = {
 
 const f = (x: number) => x.toFixed(3);
 const pct = (x: number) => `${Math.round(x * 100)}%`;
+const quoted = (text: string) => JSON.stringify(text.length > 60 ? `${text.slice(0, 60)}…` : text);
+const shareRight = (right: readonly boolean[]) => right.filter(Boolean).length / right.length;
 
 /** Mean of the first and of the last quarter of the steps' losses (1 to 5 steps each). */
 export function lossTrend(losses: readonly number[]): { first: number; last: number } | null {
@@ -57,8 +69,12 @@ export function lossTrend(losses: readonly number[]): { first: number; last: num
 
 /** `expected`: the examples' own replies to the same prompts (a job that teaches one reply to
  *  every prompt is not collapsing). */
-export function guardRailWarnings(before: Measurement, after: Measurement, trainLosses: readonly number[], heldOut: boolean, expected: readonly string[]): JobWarning[] {
+export function guardRailWarnings(
+  before: Measurement, after: Measurement, trainLosses: readonly number[], heldOut: boolean, expected: readonly string[], probe: ProbeContext | null = null,
+): JobWarning[] {
   const warnings: JobWarning[] = [];
+  const dropped = probe && knowledgeDropped(probe, before, after);
+  if (dropped) warnings.push(dropped);
   if (Number.isFinite(before.loss) && !(after.loss <= before.loss * LOSS_FACTOR)) {
     warnings.push({ code: "validation_loss_worse", message: `Validation loss ${f(after.loss)} is far worse than the starting weights' ${f(before.loss)}: the checkpoint fits held-out examples worse than before training.` });
   }
@@ -82,4 +98,19 @@ export function guardRailWarnings(before: Measurement, after: Measurement, train
     warnings.push({ code: "same_reply", message: `${Math.round(commonestShare(texts) * n)} of ${n} greedy replies to different ${prompts} are the same text, though their expected replies differ: the model answers every prompt alike.` });
   }
   return warnings;
+}
+
+/** The probe's correct answers fell by KNOWLEDGE_DROP or more: said in plain words, with one prompt
+ *  the starting weights answered right and the checkpoint does not. */
+function knowledgeDropped(probe: ProbeContext, before: Measurement, after: Measurement): JobWarning | null {
+  if (!before.probe || !after.probe || before.probe.right.length === 0) return null;
+  const [was, now] = [before.probe.right, after.probe.right];
+  if (!(shareRight(now) <= shareRight(was) - KNOWLEDGE_DROP)) return null;
+  const n = was.length;
+  const lost = was.findIndex((right, i) => right && !now[i]);
+  const example = lost < 0 ? "" : ` For example ${quoted(probe.questions[lost])}: ${quoted(before.probe.replies[lost])} before, ${quoted(after.probe.replies[lost])} after.`;
+  return {
+    code: "correct_answers_dropped",
+    message: `Correct answers fell from ${pct(shareRight(was))} to ${pct(shareRight(now))} on ${probe.source}: the starting weights answered ${was.filter(Boolean).length} of ${n} right, the checkpoint ${now.filter(Boolean).length}. Training has undone part of what the model knew.${example}`,
+  };
 }

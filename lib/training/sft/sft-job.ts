@@ -15,6 +15,7 @@ import type { ResumePoint } from "../resume-point";
 import type { GradientStepMetrics } from "../gradient-step";
 import { EarlyStopping } from "./early-stopping";
 import { guardRailWarnings, type Measurement } from "./guard-rails";
+import { baseProbe, probeAnswers, validationProbe, type BaseProbe, type Probe } from "./knowledge-probe";
 import { planSft, sftConfigSchema, type SftPlan } from "./sft-config";
 import { accuracy, greedyReplies, heldOutPrompt, replyText, validationLoss, type HeldOutPrompt } from "./sft-evaluation";
 import { sftSteps } from "./sft-step";
@@ -41,6 +42,8 @@ export interface SftJobOptions {
   defaults: ModelTrainingDefaults;
   /** The job's seed (a LoRA model's dropout masks); 0 when left out. */
   seed?: number;
+  /** The base's own probe set, where it declares one (knowledge-probe.ts). */
+  probe?: BaseProbe | null;
 }
 
 export class SftJob {
@@ -50,6 +53,9 @@ export class SftJob {
   private readonly prompts: HeldOutPrompt[];
   private readonly heldOut: boolean;
   private readonly score: Scorer | null;
+  /** What the starting weights knew, asked again at the end; `probeIsHeldOut`: its prompts are the held-out ones. */
+  private readonly probe: Probe | null;
+  private readonly probeIsHeldOut: boolean;
   private readonly before: Measurement;
   private readonly stopping: EarlyStopping;
   private best: Float32Array | null = null;
@@ -71,6 +77,9 @@ export class SftJob {
     const promptFrom = this.heldOut ? validation.slice(0, CHECKED_PROMPTS) : split.train.slice(0, TRAINING_PROMPTS);
     this.prompts = promptFrom.map(({ example }) => heldOutPrompt(o.vocabulary.format, example));
     this.score = this.plan.checker && this.heldOut ? compileChecker(this.plan.checker) : null;
+    // The base's own set, else the validation prompts (with a checker, val/accuracy already compares them).
+    this.probeIsHeldOut = !o.probe && this.heldOut && !this.score;
+    this.probe = o.probe ? baseProbe(o.vocabulary.format, o.probe) : this.probeIsHeldOut ? validationProbe(this.prompts) : null;
     this.stopping = new EarlyStopping(this.heldOut ? this.plan.patience : null);
     // The starting weights, measured before any step (a resumed attempt restores its state later).
     this.before = this.measure();
@@ -132,11 +141,16 @@ export class SftJob {
     if (this.best && this.stopping.bestEpoch < this.epochsDone) model.params.values.set(this.best);
     const after = this.measure();
     const metrics: Record<string, number> = { "train/num_examples": this.train.length, "train/epochs": this.epochsDone };
+    if (this.probe && this.before.probe && after.probe) {
+      const share = (right: readonly boolean[]) => right.filter(Boolean).length / right.length;
+      Object.assign(metrics, { "probe/correct": share(after.probe.right), "probe/base_correct": share(this.before.probe.right) });
+    }
     if (this.heldOut) {
       Object.assign(metrics, { "val/loss": after.loss, "val/base_loss": this.before.loss, "val/best_epoch": this.stopping.bestEpoch });
       if (this.score) Object.assign(metrics, { "val/accuracy": after.accuracy, "val/base_accuracy": this.before.accuracy });
     }
-    const warnings = guardRailWarnings(this.before, after, steps.map((s) => s.loss), this.heldOut, this.prompts.map((p) => p.expected));
+    const probe = this.probe && { source: this.probe.source, questions: this.probe.prompts.map((p) => p.question) };
+    const warnings = guardRailWarnings(this.before, after, steps.map((s) => s.loss), this.heldOut, this.prompts.map((p) => p.expected), probe);
     const samples = this.prompts.slice(0, SHOWN_SAMPLES).map((prompt, i) => ({
       prompt: prompt.question,
       expected: prompt.expected,
@@ -155,10 +169,12 @@ export class SftJob {
 
   private measure(): Measurement {
     const replies = this.replies();
+    const probed = !this.probe ? null : this.probeIsHeldOut ? replies : greedyReplies(this.o.model, this.o.vocabulary, this.probe.prompts);
     return {
       loss: this.heldOut ? validationLoss(this.o.model, this.o.vocabulary.padId, this.validationRows) : NaN,
       accuracy: this.score ? accuracy(this.score, this.prompts, replies) : NaN,
       replies,
+      probe: this.probe && probed && { right: probeAnswers(this.probe, probed), replies: probed.map(replyText) },
     };
   }
 }
