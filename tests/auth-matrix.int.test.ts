@@ -283,6 +283,9 @@ function annotationQueueCases(): Record<string, (w: World) => Case> {
     submitAnnotationQueueItem: onQueue((q) => item(q, "/submit"), false, () => ({ values: { s: true } })),
     skipAnnotationQueueItem: onQueue((q) => item(q, "/skip"), false, () => ({})),
     releaseAnnotationQueueItem: onQueue((q) => item(q, "/release"), false),
+    // Reviewing is for members and admins: an annotator assigned to the queue is a 403.
+    reviewAnnotationQueueItem: onQueue((q) => item(q, "/review"), true, () => ({ review_state: "accepted" })),
+    exportAnnotationQueueAnnotations: onQueue((q) => queue(q, "/export?format=csv"), false),
     claimNextAnnotationQueueItem: onQueue((q) => queue(q, "/next"), false),
   };
 }

@@ -34,7 +34,7 @@ describe("queues", () => {
       display_fields: ["request.metadata.task"], annotations_per_item: 2,
       annotators: [w.team.annotator, w.team.member].map((u) => ({ user_id: u.principal.user.id, username: u.username })).sort((a, b) => a.username.localeCompare(b.username)),
       created_by: w.team.member.principal.user.id, created_at: expect.any(String), updated_at: expect.any(String),
-      counts: { total: 0, completed: 0, in_progress: 0, skipped: 0, unstarted: 0, remaining: 0 },
+      counts: { total: 0, completed: 0, in_progress: 0, skipped: 0, unstarted: 0, rejected: 0, remaining: 0, accepted: 0, awaiting_review: 0 },
     });
     expect(spec.ref.startsWith(`svc:///${w.project}/object/score:`)).toBe(true);
 
@@ -212,15 +212,16 @@ describe("stats", () => {
     expect(body).toEqual({
       queue_id: queue.id,
       annotations_per_item: 2,
-      counts: { total: 3, completed: 2, in_progress: 1, skipped: 0, unstarted: 0, remaining: 1 },
+      counts: { total: 3, completed: 2, in_progress: 1, skipped: 0, unstarted: 0, rejected: 0, remaining: 1, accepted: 0, awaiting_review: 2 },
       annotators: [
         { user_id: w.team.annotator.principal.user.id, username: w.team.annotator.username, assigned: true, completed: 2, skipped: 0, in_progress: 1 },
         { user_id: w.team.member.principal.user.id, username: w.team.member.username, assigned: true, completed: 2, skipped: 0, in_progress: 0 },
       ].sort((a, b) => a.username.localeCompare(b.username)),
       agreement: [
-        { spec: "score", type: "numeric", items: 2, agreeing: 1, rate: 0.5 },
-        { spec: "ok", type: "boolean", items: 2, agreeing: 1, rate: 0.5 },
-        { spec: "fix", type: "corrected_reply", items: 1, agreeing: null, rate: null },
+        // α, by hand: score (interval) over [4, 4] and [2, 3] is 1 − 3·2/22 = 8/11; ok (nominal) over [true, false] and [true, true] is 1 − 3·2/6 = 0.
+        { spec: "score", type: "numeric", items: 2, agreeing: 1, rate: 0.5, alpha: expect.closeTo(8 / 11, 10), alpha_metric: "interval" },
+        { spec: "ok", type: "boolean", items: 2, agreeing: 1, rate: 0.5, alpha: 0, alpha_metric: "nominal" },
+        { spec: "fix", type: "corrected_reply", items: 1, agreeing: null, rate: null, alpha: null, alpha_metric: null },
       ],
     });
   });

@@ -221,7 +221,7 @@ describe("skip", () => {
     const both = await q.skip(w.team.member, item.id);
     expect(both.body.item).toMatchObject({ status: "skipped" });
     const stats = await call(w.team.member, "GET", `/annotation_queues/${q.queue.id}/stats`);
-    expect(stats.body.counts).toEqual({ total: 1, completed: 0, in_progress: 0, skipped: 1, unstarted: 0, remaining: 0 });
+    expect(stats.body.counts).toEqual({ total: 1, completed: 0, in_progress: 0, skipped: 1, unstarted: 0, rejected: 0, remaining: 0, accepted: 0, awaiting_review: 0 });
   });
 
   it("a completed item cannot be skipped (400)", async () => {

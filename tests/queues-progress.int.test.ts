@@ -66,6 +66,7 @@ describe("the response item", () => {
       display_fields: [], created_at: expect.any(String), created_by: w.team.member.principal.user.id, updated_at: expect.any(String),
       added_by: w.team.member.principal.user.id, deleted_at: null, position_in_queue: 1,
       annotation_state: "unstarted", annotator_user_id: null, status: "unstarted", completed_annotations: 0, my_state: null, claimed_by: null, claim_expires_at: null,
+      review: { state: "pending", note: null, reviewed_by: null, reviewed_at: null },
     });
   });
 

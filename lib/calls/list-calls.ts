@@ -40,10 +40,10 @@ const CONTENT_TEXT = `CASE jsonb_typeof(m->'content')
                         WHERE jsonb_typeof(part) = 'object' AND part->>'type' = 'text')
   END`;
 /** The last user message's text, else the last message's. */
-const INPUT_TEXT = `(SELECT ${CONTENT_TEXT} FROM jsonb_array_elements(${MESSAGES}) WITH ORDINALITY AS e(m, i)
+export const INPUT_TEXT = `(SELECT ${CONTENT_TEXT} FROM jsonb_array_elements(${MESSAGES}) WITH ORDINALITY AS e(m, i)
    ORDER BY (m->>'role' = 'user') IS TRUE DESC, i DESC LIMIT 1)`;
-const OUTPUT_TEXT = `(c.output #>> '{choices,0,message,content}')`;
-const cut = (column: string) => `CASE WHEN char_length(${column}) > ${PREVIEW_CHARS} THEN left(${column}, ${PREVIEW_CHARS}) || '…' ELSE ${column} END`;
+export const OUTPUT_TEXT = `(c.output #>> '{choices,0,message,content}')`;
+export const cut = (column: string) => `CASE WHEN char_length(${column}) > ${PREVIEW_CHARS} THEN left(${column}, ${PREVIEW_CHARS}) || '…' ELSE ${column} END`;
 
 /** Which projects a listing covers: one named project (404 unknown, 403 an annotator's team), or
  *  every project of the teams where the caller may use things. */

@@ -5,7 +5,7 @@ import { uuid7 } from "@/lib/db/uuid7";
 import { resolveQueue } from "./queue-access";
 import type { ItemDto } from "./item-schemas";
 import { readItem } from "./item-rows";
-import { claimSeconds, dropProgress, lockItem } from "./progress-write";
+import { claimSeconds, dropClaim, dropProgress, lockItem } from "./progress-write";
 
 // Claims (docs/annotation-queues.md): "next" gives the caller an item to annotate and holds it for
 // them for ANNEAL_ANNOTATION_CLAIM_MS — their `in_progress` progress row, with the claim's holder and
@@ -16,7 +16,9 @@ import { claimSeconds, dropProgress, lockItem } from "./progress-write";
  * SKIP LOCKED (a row another claim is taking is passed over), and a row another claim or
  * completion changed since this statement began is re-read and rechecked — which is why the
  * claim and the completed count are columns of the item row, the only row PostgreSQL rechecks.
- * The caller's own live claim comes first (resume), then the queue's order.
+ * The caller's own live claim comes first (resume), then items a reviewer rejected that the caller
+ * annotated (they go back to the annotators who wrote them, and to nobody else), then the queue's
+ * order. Claiming a rejected item keeps the caller's `completed` progress: the claim is on the item row.
  */
 const CLAIM_SQL = `
   WITH claimed AS (
@@ -25,11 +27,14 @@ const CLAIM_SQL = `
      WHERE i.id = (
        SELECT c.id FROM "AnnotationQueueItem" c
         WHERE c."queueId" = $1::uuid AND c."deletedAt" IS NULL
-          AND c."completedCount" < $3::int
           AND (c."claimedById" IS NULL OR c."claimedById" = $2::uuid OR c."claimExpiresAt" <= now())
-          AND NOT EXISTS (SELECT 1 FROM "AnnotationProgress" p
-                           WHERE p."itemId" = c.id AND p."annotatorId" = $2::uuid AND p.state <> 'in_progress')
-        ORDER BY (c."claimedById" = $2::uuid AND c."claimExpiresAt" > now()) IS TRUE DESC, c.seq
+          AND (CASE WHEN c."reviewState" = 'rejected'
+                    THEN EXISTS (SELECT 1 FROM "AnnotationProgress" p
+                                  WHERE p."itemId" = c.id AND p."annotatorId" = $2::uuid AND p.state = 'completed')
+                    ELSE c."completedCount" < $3::int
+                         AND NOT EXISTS (SELECT 1 FROM "AnnotationProgress" p
+                                          WHERE p."itemId" = c.id AND p."annotatorId" = $2::uuid AND p.state <> 'in_progress') END)
+        ORDER BY (c."claimedById" = $2::uuid AND c."claimExpiresAt" > now()) IS TRUE DESC, c."reviewState" = 'rejected' DESC, c.seq
         FOR UPDATE SKIP LOCKED
         LIMIT 1)
     RETURNING i.id, i."queueId"),
@@ -53,8 +58,10 @@ export async function releaseItem(principal: Principal, queueId: string, itemId:
   const annotator = principal.user.id;
   await getDatabase().sql.transaction(async (tx) => {
     const item = await lockItem(tx, access, itemId, annotator);
-    if (item.state === "completed" || item.state === "skipped") throw badRequest(`You ${item.state} this item: there is no claim to release.`);
-    if (item.state === "in_progress") await dropProgress(tx, item, annotator);
+    const holdsRejected = item.state === "completed" && item.claimLive && item.claimedById === annotator;
+    if (holdsRejected) await dropClaim(tx, item, annotator);
+    else if (item.state === "completed" || item.state === "skipped") throw badRequest(`You ${item.state} this item: there is no claim to release.`);
+    else if (item.state === "in_progress") await dropProgress(tx, item, annotator);
   });
   return { item: await readItem(access, annotator, itemId) };
 }

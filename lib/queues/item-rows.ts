@@ -2,14 +2,14 @@ import { SqlParams } from "@/lib/calls/sql-params";
 import { notFound } from "@/lib/contract/errors";
 import { getDatabase } from "@/lib/db/client";
 import type { QueueAccess } from "./queue-access";
-import type { AnnotationState, ItemDto, ItemStatus } from "./item-schemas";
+import type { AnnotationState, ItemDto, ItemStatus, ReviewState } from "./item-schemas";
 import { itemStatusSql } from "./item-status";
 
 // Items as the API returns them, read in one SQL statement: the item row `i`, its call's facts, the
 // newest progress row across annotators (spec §4.6's annotation_state), the caller's own progress,
 // and the status in the queue. Callers add the WHERE, ORDER BY and the position expression.
 
-interface ItemRow {
+export interface ItemRow {
   id: string;
   callId: string;
   addedById: string;
@@ -28,17 +28,22 @@ interface ItemRow {
   myState: AnnotationState | null;
   status: ItemStatus;
   position: number | null;
+  reviewState: ReviewState;
+  reviewNote: string | null;
+  reviewedById: string | null;
+  reviewedAt: Date | null;
 }
 
-/** `SELECT … FROM` the items `i` of a queue as seen by `annotatorId`, with `position` as given. */
-export function itemSelect(access: QueueAccess, annotatorId: string, params: SqlParams, position = "NULL::int"): string {
+/** `SELECT … FROM` the items `i` of a queue as seen by `annotatorId`, with `position` as given and
+ *  any `extra` columns (over the item `i` and its call `c`). */
+export function itemSelect(access: QueueAccess, annotatorId: string, params: SqlParams, position = "NULL::int", extra = ""): string {
   return `SELECT i.id, i."callId", i."addedById", i."completedCount",
          CASE WHEN i."claimExpiresAt" > now() THEN i."claimedById" END AS "claimedById",
          CASE WHEN i."claimExpiresAt" > now() THEN i."claimExpiresAt" END AS "claimExpiresAt",
-         i."createdAt", i."updatedAt", i."deletedAt",
+         i."createdAt", i."updatedAt", i."deletedAt", i."reviewState", i."reviewNote", i."reviewedById", i."reviewedAt",
          c."startedAt" AS "callStartedAt", c."endedAt" AS "callEndedAt", c."opName" AS "callOpName", c."traceId" AS "callTraceId",
          latest.state AS "latestState", latest."annotatorId" AS "latestAnnotatorId", mine.state AS "myState",
-         ${itemStatusSql(`${params.add(access.queue.annotationsPerItem)}::int`)} AS status, ${position} AS position
+         ${itemStatusSql(`${params.add(access.queue.annotationsPerItem)}::int`)} AS status, ${position} AS position${extra}
     FROM "AnnotationQueueItem" i
     JOIN "Call" c ON c.id = i."callId"
     LEFT JOIN LATERAL (SELECT p.state, p."annotatorId" FROM "AnnotationProgress" p WHERE p."itemId" = i.id
@@ -70,6 +75,7 @@ export function toItemDto(access: QueueAccess, row: ItemRow): ItemDto {
     my_state: row.myState,
     claimed_by: row.claimedById,
     claim_expires_at: row.claimExpiresAt?.toISOString() ?? null,
+    review: { state: row.reviewState, note: row.reviewNote, reviewed_by: row.reviewedById, reviewed_at: row.reviewedAt?.toISOString() ?? null },
   };
 }
 

@@ -1,8 +1,8 @@
 import { MiB } from "@/lib/contract/body-limits";
 import { defineOperation } from "@/lib/contract/operation";
 import {
-  addedItemsSchema, addItemsBody, itemPage, itemParams, itemResponseSchema, itemWithCallSchema, listItemsQuery, nextItemSchema, progressBody,
-  removedItemSchema, skipBody, submitBody, submittedSchema,
+  addedItemsSchema, addItemsBody, exportQuery, itemPage, itemParams, itemResponseSchema, itemWithCallSchema, listItemsQuery, nextItemSchema, progressBody,
+  removedItemSchema, reviewBody, skipBody, submitBody, submittedSchema,
 } from "./item-schemas";
 import { createQueueBody, deletedQueueSchema, listQueuesQuery, queuePage, queueParams, queueSchema, queueStatsSchema, updateQueueBody } from "./queue-schemas";
 
@@ -55,6 +55,12 @@ export const listItemsOp = defineOperation({
   params: queueParams, query: listItemsQuery, response: itemPage,
 });
 
+export const exportAnnotationsOp = defineOperation({
+  id: "exportAnnotationQueueAnnotations", method: "GET", path: "/annotation_queues/{queue_id}/export", tag: TAG, auth: "basic",
+  summary: "A queue's annotations as a CSV or JSONL file: per person and item, the prompt, the answer, the correction, the values, the note and the review (annotators: their own)",
+  params: queueParams, query: exportQuery,
+});
+
 export const addItemsOp = defineOperation({
   id: "addAnnotationQueueItems", method: "POST", path: "/annotation_queues/{queue_id}/items", tag: TAG, auth: "basic",
   summary: "Add calls of the queue's project, by id or by a call-log filter; calls already queued are skipped and counted (members and admins)",
@@ -89,6 +95,12 @@ export const skipItemOp = defineOperation({
   id: "skipAnnotationQueueItem", method: "POST", path: "/annotation_queues/{queue_id}/items/{item_id}/skip", tag: TAG, auth: "basic",
   summary: "Skip an item (final for the caller; it goes to the others), with an optional reason stored as a note",
   params: itemParams, body: skipBody, response: itemResponseSchema,
+});
+
+export const reviewItemOp = defineOperation({
+  id: "reviewAnnotationQueueItem", method: "POST", path: "/annotation_queues/{queue_id}/items/{item_id}/review", tag: TAG, auth: "basic",
+  summary: "Accept or reject an item's annotations with a note (members and admins, never annotators); a rejected item returns to the annotators who wrote it; 400 until the item has the annotations the queue needs",
+  params: itemParams, body: reviewBody, response: itemResponseSchema,
 });
 
 export const releaseItemOp = defineOperation({

@@ -2,7 +2,7 @@ import { getEnv } from "@/lib/config/env";
 import type { SqlSession } from "@/lib/db/sql";
 import { uuid7 } from "@/lib/db/uuid7";
 import type { QueueAccess } from "./queue-access";
-import type { AnnotationState } from "./item-schemas";
+import type { AnnotationState, ReviewState } from "./item-schemas";
 import { itemNotFound } from "./item-rows";
 
 // Progress writes, inside a transaction (getDatabase().sql.transaction) that first locks the item's row: progress on one item is
@@ -15,6 +15,7 @@ export interface LockedItem {
   claimedById: string | null;
   /** Whether claimedById holds a claim that has not expired. */
   claimLive: boolean;
+  reviewState: ReviewState;
   /** The annotator's state on the item; null when they have no progress on it. */
   state: AnnotationState | null;
 }
@@ -28,7 +29,7 @@ export interface LockedItem {
  */
 export async function lockItem(tx: SqlSession, access: QueueAccess, itemId: string, annotatorId: string): Promise<LockedItem> {
   const [item] = await tx.query<Omit<LockedItem, "state">>(
-    `SELECT id, "callId", "claimedById", coalesce("claimExpiresAt" > now(), false) AS "claimLive"
+    `SELECT id, "callId", "claimedById", coalesce("claimExpiresAt" > now(), false) AS "claimLive", "reviewState"
        FROM "AnnotationQueueItem" WHERE id = $1::uuid AND "queueId" = $2::uuid AND "deletedAt" IS NULL FOR UPDATE`,
     [itemId, access.queue.id],
   );
@@ -68,4 +69,14 @@ export async function dropProgress(tx: SqlSession, item: LockedItem, annotatorId
      UPDATE "AnnotationQueueItem" SET "claimedById" = NULL, "claimExpiresAt" = NULL WHERE id = $1::uuid AND "claimedById" = $2::uuid`,
     [item.id, annotatorId],
   );
+}
+
+/** Ends the annotator's claim on an item they completed (a rejected item they took back), keeping their progress. */
+export async function dropClaim(tx: SqlSession, item: LockedItem, annotatorId: string): Promise<void> {
+  await tx.query(`UPDATE "AnnotationQueueItem" SET "claimedById" = NULL, "claimExpiresAt" = NULL WHERE id = $1::uuid AND "claimedById" = $2::uuid`, [item.id, annotatorId]);
+}
+
+/** A submission makes the item's review pending again: the reviewer's decision was about other annotations. */
+export async function reopenReview(tx: SqlSession, item: LockedItem): Promise<void> {
+  if (item.reviewState !== "pending") await tx.query(`UPDATE "AnnotationQueueItem" SET "reviewState" = 'pending' WHERE id = $1::uuid`, [item.id]);
 }

@@ -75,9 +75,12 @@ export const itemCountsSchema = z
     in_progress: count.describe("Items not completed that are claimed right now or have some of their annotations."),
     skipped: count.describe("Items not completed that every assigned annotator skipped (with none assigned: that were skipped, with no annotation and no live claim)."),
     unstarted: count.describe("The rest."),
-    remaining: count.describe("total − completed − skipped."),
+    rejected: count.describe("Items a reviewer sent back to their annotators, until one of them resubmits."),
+    remaining: count.describe("total − completed − skipped: annotation work left (rejected items included)."),
+    accepted: count.describe("Completed items a reviewer accepted: done."),
+    awaiting_review: count.describe("Completed items no reviewer has decided on since their last submission."),
   })
-  .describe("The queue's items by status.");
+  .describe("The queue's items by status (total = completed + in_progress + skipped + unstarted + rejected), and the completed ones by review (completed = accepted + awaiting_review). An item is done when accepted.");
 export type ItemCounts = z.infer<typeof itemCountsSchema>;
 
 export const queueSpecSchema = z.intersection(
@@ -139,8 +142,13 @@ export const queueStatsSchema = z.object({
         items: count.describe("Items with at least two annotations of this spec in the queue."),
         agreeing: count.nullable().describe("Of those, items whose annotations are all equal; null for text specs."),
         rate: rate.describe("agreeing / items; null when there are none, or for text specs."),
+        alpha: z
+          .number()
+          .nullable()
+          .describe("Krippendorff's α over every item's annotations (items with one annotation add nothing): 1 perfect, 0 chance, below 0 worse than chance; null for text specs, or when undefined (fewer than two annotations on any item, or no variation at all)."),
+        alpha_metric: z.enum(["nominal", "interval"]).nullable().describe("interval for numeric specs; nominal for boolean, categorical and preferred-choice specs; null for text."),
       }),
     )
-    .describe("Exact agreement per spec, over items annotated more than once."),
+    .describe("Agreement per spec: exact agreement over items annotated more than once, and Krippendorff's α."),
 });
 export type QueueStats = z.infer<typeof queueStatsSchema>;

@@ -4,15 +4,15 @@ import { ANNOTATION_PREFIX } from "@/lib/feedback/kinds";
 import { resolveQueue, type QueueAccess } from "./queue-access";
 import { itemCallRef } from "./item-feedback";
 import { countItems } from "./item-status";
+import { krippendorffAlpha, type AlphaMetric } from "./krippendorff-alpha";
 import type { QueueStats } from "./queue-schemas";
 
-// GET /annotation_queues/{queue_id}/stats: the items by status, each person's work, and agreement.
-// Agreement is exact: of the items (in the queue, not removed) that two or more people annotated
-// with a spec, the share whose values are all equal (numbers compare as numbers, 4 = 4.0). It is
-// given for numeric, boolean, categorical and preferred-choice specs (the same pair, {preferred,
-// over}, is agreement); text and corrected replies are counted only.
-
-const TEXT_TYPES = new Set(["text", "corrected_reply"]);
+// GET /annotation_queues/{queue_id}/stats: the items by status, each person's work, and agreement
+// per spec, over each annotator's newest value per item. Exact agreement: of the items (in the
+// queue, not removed) that two or more people annotated with a spec, the share whose values are all
+// equal (numbers compare as numbers, 4 = 4.0; the same {preferred, over} pair agrees). Beside it
+// Krippendorff's α, corrected for chance: interval for numbers, nominal for booleans, categories
+// and preferred choices. Text and corrected replies are counted only.
 
 async function annotatorStats(queueId: string): Promise<QueueStats["annotators"]> {
   const rows = await getDatabase().sql.query<{ userId: string; username: string; assigned: boolean; completed: number; skipped: number; inProgress: number }>(
@@ -35,28 +35,44 @@ async function annotatorStats(queueId: string): Promise<QueueStats["annotators"]
   return rows.map((r) => ({ user_id: r.userId, username: r.username, assigned: r.assigned, completed: r.completed, skipped: r.skipped, in_progress: r.inProgress }));
 }
 
+/** How α measures a spec's values; null: not measured (free text). */
+const ALPHA_METRIC: Record<string, AlphaMetric | undefined> = { numeric: "interval", boolean: "nominal", categorical: "nominal", preferred_choice: "nominal" };
+
+/** A value as a nominal label: JSON with object keys sorted, so {preferred, over} pairs compare by content. */
+const label = (value: unknown): string =>
+  JSON.stringify(value, (_key, v: unknown) => (v && typeof v === "object" && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+
 async function agreement(access: QueueAccess): Promise<QueueStats["agreement"]> {
   const specs = await getDb().annotationQueueSpec.findMany({
     where: { queueId: access.queue.id },
     orderBy: { position: "asc" },
     select: { spec: { select: { name: true, type: true } } },
   });
-  const rows = await getDatabase().sql.query<{ feedbackType: string; items: number; agreeing: number }>(
-    `SELECT x."feedbackType", count(*)::int AS items, (count(*) FILTER (WHERE x.distinct_values = 1))::int AS agreeing
-       FROM (SELECT f."feedbackType", f."svcRef", count(DISTINCT f.payload->'value') AS distinct_values
-               FROM "Feedback" f
-               JOIN "AnnotationQueueItem" i ON i."queueId" = $2::uuid AND i."deletedAt" IS NULL AND f."svcRef" = $3 || i."callId"::text
-              WHERE f."projectId" = $1::uuid AND f."queueId" = $2::uuid AND f."feedbackType" = ANY($4::text[])
-              GROUP BY 1, 2
-             HAVING count(DISTINCT f."wbUserId") >= 2) x
-      GROUP BY 1`,
+  // Each annotator's newest value per item and spec (an edit replaces, it does not vote twice).
+  const rows = await getDatabase().sql.query<{ feedbackType: string; svcRef: string; value: unknown }>(
+    `SELECT DISTINCT ON (f."feedbackType", f."svcRef", f."wbUserId") f."feedbackType", f."svcRef", f.payload->'value' AS value
+       FROM "Feedback" f
+       JOIN "AnnotationQueueItem" i ON i."queueId" = $2::uuid AND i."deletedAt" IS NULL AND f."svcRef" = $3 || i."callId"::text
+      WHERE f."projectId" = $1::uuid AND f."queueId" = $2::uuid AND f."feedbackType" = ANY($4::text[])
+      ORDER BY f."feedbackType", f."svcRef", f."wbUserId", f."createdAt" DESC, f.id DESC`,
     [access.queue.projectId, access.queue.id, itemCallRef(access, ""), specs.map(({ spec }) => ANNOTATION_PREFIX + spec.name)],
   );
+  const values = new Map<string, Map<string, unknown[]>>(); // spec type → item → values
+  for (const row of rows) {
+    const byItem = values.get(row.feedbackType) ?? values.set(row.feedbackType, new Map()).get(row.feedbackType)!;
+    byItem.set(row.svcRef, [...(byItem.get(row.svcRef) ?? []), row.value]);
+  }
   return specs.map(({ spec }) => {
-    const row = rows.find((r) => r.feedbackType === ANNOTATION_PREFIX + spec.name);
-    const items = row?.items ?? 0;
-    const agreeing = TEXT_TYPES.has(spec.type) ? null : (row?.agreeing ?? 0);
-    return { spec: spec.name, type: spec.type, items, agreeing, rate: agreeing === null || items === 0 ? null : agreeing / items };
+    const items = [...(values.get(ANNOTATION_PREFIX + spec.name)?.values() ?? [])];
+    const multiple = items.filter((v) => v.length >= 2);
+    const metric = ALPHA_METRIC[spec.type];
+    if (!metric) return { spec: spec.name, type: spec.type, items: multiple.length, agreeing: null, rate: null, alpha: null, alpha_metric: null };
+    const agreeing = multiple.filter((v) => new Set(v.map(label)).size === 1).length;
+    const units = items.map((v) => (metric === "interval" ? v.map(Number) : v.map(label)));
+    return {
+      spec: spec.name, type: spec.type, items: multiple.length, agreeing, rate: multiple.length === 0 ? null : agreeing / multiple.length,
+      alpha: krippendorffAlpha(metric, units), alpha_metric: metric,
+    };
   });
 }
 

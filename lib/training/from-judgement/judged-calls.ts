@@ -1,5 +1,5 @@
 // The calls a build reads and the annotations on them. A queue gives its live items' calls (in
-// queue order) and only the annotations given in that queue; a project gives its calls matching
+// queue order; with accepted_only, those a reviewer accepted) and only the annotations given in that queue; a project gives its calls matching
 // the call log's filter (oldest first) and any annotation on them. Either is the caller's: another
 // team's queue or project is a 404, an annotator's a 403 (annotators do not train models).
 import type { Principal } from "@/lib/auth/principal";
@@ -28,6 +28,8 @@ interface SourceBody {
   queue_id?: string;
   project?: string;
   filter?: CallFilters;
+  /** A queue's accepted items only. */
+  accepted_only?: boolean;
   limit: number;
 }
 
@@ -39,8 +41,8 @@ export async function resolveJudgedCalls(principal: Principal, body: SourceBody)
   if (body.queue_id) {
     const access = await resolveQueue(principal, body.queue_id, "use");
     const rows = await db.query<{ callId: string }>(
-      `SELECT "callId" FROM "AnnotationQueueItem" WHERE "queueId" = $1::uuid AND "deletedAt" IS NULL ORDER BY seq LIMIT $2`,
-      [access.queue.id, body.limit],
+      `SELECT "callId" FROM "AnnotationQueueItem" WHERE "queueId" = $1::uuid AND "deletedAt" IS NULL AND (NOT $3 OR "reviewState" = 'accepted') ORDER BY seq LIMIT $2`,
+      [access.queue.id, body.limit, body.accepted_only ?? false],
     );
     return {
       projectId: access.queue.projectId, project: access.project, teamName: access.team.name,

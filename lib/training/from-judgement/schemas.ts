@@ -29,11 +29,13 @@ const sourceFields = {
   queue_id: z.uuid().optional().describe("An annotation queue: its live items' calls, judged by the annotations given in the queue."),
   project: projectRefSchema.optional().describe("`team/project`: its calls matching `filter` (all of them without one), judged by any annotation on them."),
   filter: callFilter.optional(),
+  accepted_only: z.boolean().default(false).describe("With `queue_id`: only the items a reviewer accepted (review_state accepted)."),
   limit: z.number().int().min(1).max(MAX_ITEMS_PER_ADD).default(MAX_ITEMS_PER_ADD).describe("At most this many calls (oldest first)."),
 };
 
-function oneSource(body: { queue_id?: string; project?: string; filter?: unknown }, ctx: z.RefinementCtx) {
+function oneSource(body: { queue_id?: string; project?: string; filter?: unknown; accepted_only?: boolean }, ctx: z.RefinementCtx) {
   if ((body.queue_id === undefined) === (body.project === undefined)) ctx.addIssue({ code: "custom", path: ["queue_id"], message: "send queue_id or project (one of them)" });
+  else if (body.accepted_only && body.queue_id === undefined) ctx.addIssue({ code: "custom", path: ["accepted_only"], message: "reviews are of a queue's items: send queue_id" });
   else if (body.queue_id !== undefined && body.filter !== undefined) ctx.addIssue({ code: "custom", path: ["filter"], message: "a filter applies to a project's calls; a queue's are its items" });
 }
 
