@@ -8,8 +8,9 @@
 //   F16 / BF16: round to nearest even (F16C's cvtps_ph; ggml_cpu_fp32_to_bf16).
 //   Q8_0 / Q8_1 (blocks of 32): amax = max|x|, d = F16(amax/127), q = rne(x·(127/amax)); x ≈ q·d.
 //     (The reference quantize_row_q8_0_ref rounds half away from zero; the AVX2 path, which serving
-//     runs, rounds half to even.) Q8_1 also stores s = F16(d·Σq), used with Q4_1/Q5_1's mins; its
-//     extra F16 rounding of that sum is not modelled here.
+//     runs, rounds half to even.) Q8_1 also stores s = F16((amax/127)·Σq), which Q4_1/Q5_1's dot
+//     products multiply by the block's min m instead of Σ(q·d): q8_1SumErrors gives s − Σ(q·d) per
+//     block, so a matmul can add m·(s − Σ(q·d)) and compute exactly ggml's terms.
 //   Q8_K (blocks of 256, quantize_row_q8_K_ref on x86): iscale = −127/max, d = 1/iscale (float32),
 //     q = nearest_int(x·iscale) (half to even); x ≈ q·d. The Q4_0 and Q4_K weights llama.cpp repacks
 //     for AVX2 quantize X with ggml_quantize_mat_q8_0_4x8 / q8_K_4x8, which give the same values.
@@ -96,6 +97,20 @@ function roundQ8_K(x: Float32Array, out: Float32Array, n: number): void {
     const d = fround(1 / iscale);
     for (let j = b; j < b + 256; j++) out[j] = Math.min(127, rne(fround(x[j] * iscale))) * d;
   }
+}
+
+/** out[b] = s − F16(d)·Σq of each 32-value block b of x[0..n) quantized to Q8_1 (see above). */
+export function q8_1SumErrors(x: Float32Array, n: number, out: Float32Array): Float32Array {
+  for (let b = 0; b < n; b += 32) {
+    let amax = 0;
+    for (let j = b; j < b + 32; j++) amax = Math.max(amax, Math.abs(x[j]));
+    const id = amax !== 0 ? fround(127 / amax) : 0;
+    const d = fround(amax / 127);
+    let sum = 0;
+    for (let j = b; j < b + 32; j++) sum += rne(fround(x[j] * id));
+    out[b / 32] = f16Round(fround(d * sum)) - f16Round(d) * sum;
+  }
+  return out;
 }
 
 /**

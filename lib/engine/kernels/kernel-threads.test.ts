@@ -54,7 +54,7 @@ describe.runIf(nativeRequired)("native kernels on 1, 2 and 3 threads", () => {
   // [type, M, cols, rows]
   const PACKED: [string, number, number, number][] = [
     ["F32", 128, 576, 1536], ["F16", 128, 576, 1536], ["Q8_0", 128, 576, 1536],
-    ["F16", 64, 896, 4864], ["Q8_0", 64, 896, 4864], ["Q4_K", 64, 4864, 896], ["Q6_K", 9, 512, 2000], ["Q5_0", 3, 96, 40],
+    ["F16", 64, 896, 4864], ["Q8_0", 64, 896, 4864], ["Q4_K", 64, 4864, 896], ["Q6_K", 9, 512, 2000], ["Q5_0", 3, 96, 40], ["Q5_1", 128, 576, 1536],
   ];
   it.each(PACKED)("%s weight, M=%i, %i→%i: matmulXWt and matmulDyW", (name, M, cols, rows) => {
     const w = weight(GGML_TYPE[name as keyof typeof GGML_TYPE], rows, cols);

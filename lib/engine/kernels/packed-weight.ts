@@ -3,6 +3,7 @@
 // (Kernels.matmulXWt, matmulDyW) decode it a block at a time; gatherRows decodes single rows (an
 // embedding lookup).
 import { GGML_TYPE, ggmlRowBytes, ggmlTypeName } from "../gguf/ggml-types";
+import { halfValueTable } from "../gguf/half-float";
 import { dequantizeRows, weightTypeLayout } from "../gguf/weight-types";
 
 /** A ggml_type code (GGML_TYPE in gguf/ggml-types.ts). */
@@ -38,6 +39,15 @@ export function packedWeightFromTensor(tensor: { name: string; dims: number[]; g
 /** An F32 weight over `values` (shared, not copied). */
 export const packedWeightFromF32 = (values: Float32Array, rows: number, cols: number): PackedWeight =>
   packedWeight(GGML_TYPE.F32, rows, cols, new Uint8Array(values.buffer, values.byteOffset, rows * cols * 4));
+
+/** The F16 min of every block of a Q4_1 or Q5_1 weight: out[rows, cols/32] (row-major). */
+export function blockMins(w: PackedWeight, out = new Float32Array(w.rows * (w.cols / 32))): Float32Array {
+  const { blockBytes } = weightTypeLayout(w.type);
+  if (w.type !== GGML_TYPE.Q4_1 && w.type !== GGML_TYPE.Q5_1) throw new Error(`${ggmlTypeName(w.type)} blocks have no min`);
+  const half = halfValueTable();
+  for (let b = 0, p = 2; b < out.length; b++, p += blockBytes) out[b] = half[w.data[p] | (w.data[p + 1] << 8)];
+  return out;
+}
 
 /** out[i, :] = row ids[i] of W, decoded to float32 as ggml decodes it (Kernels.gatherRows in TypeScript). */
 export function gatherRows(out: Float32Array, w: PackedWeight, ids: ArrayLike<number>): void {

@@ -218,33 +218,42 @@ static int sgemm(kernel_context* ctx, int transA, int transB, int M, int N, int 
   return gemm_threads(ctx, transA, transB, M, N, K, A, lda, B, ldb, NULL, C, ldc, accumulate);
 }
 
-// Rows [lo, hi) of X rounded for W's type, per task.
-typedef struct { const packed_weight* w; const float* X; float* out; int M, tasks; } round_job;
+// Rows [lo, hi) of X rounded for W's type, per task; for Q4_1/Q5_1 also their Q8_1 sum errors.
+typedef struct { const packed_weight* w; const float* X; float* out; float* sum_errors; int M, tasks; } round_job;
 
 static void round_task(void* arg, int t, kernel_scratch* s) {
   round_job* j = arg;
   int lo = (int)((long long)j->M * t / j->tasks), hi = (int)((long long)j->M * (t + 1) / j->tasks);
   size_t cols = j->w->cols;
   round_activations(j->w->type, j->X + lo * cols, j->out + lo * cols, (hi - lo) * cols);
+  if (j->sum_errors) q8_1_sum_errors(j->X + lo * cols, j->sum_errors + lo * cols / 32, (hi - lo) * cols);
 }
 
 static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
   kernel_scratch* s = &ctx->scratch[0];
-  size_t n = (size_t)M * w->cols;
+  const size_t n = (size_t)M * w->cols;
   const int round = w->type != GGML_F32 && n > 0;
-  if (round && n > s->rounded_len) {
+  // Q4_1/Q5_1 take their mins against Q8_1's F16 block sums: after the product, add
+  // C += E·minsᵀ with E[M, cols/32] the sums' errors and mins[rows, cols/32] the weight's.
+  const int mins = round && (w->type == GGML_Q4_1 || w->type == GGML_Q5_1);
+  const size_t blocks = w->cols / 32, need = n + (mins ? (M + (size_t)w->rows) * blocks : 0);
+  if (round && need > s->rounded_len) {
     free(s->rounded);
-    s->rounded = malloc(n * sizeof(float));
-    s->rounded_len = s->rounded ? n : 0;
+    s->rounded = malloc(need * sizeof(float));
+    s->rounded_len = s->rounded ? need : 0;
   }
   if (round && !s->rounded) return -1;
   const float* A = X;
+  float *errors = mins ? s->rounded + n : NULL, *block_min = mins ? errors + (size_t)M * blocks : NULL;
   if (round) {  // rows round independently; ~16 values per multiply-add's worth of time
-    round_job r = {w, X, s->rounded, M, task_count(ctx, (double)n * 16, M)};
+    round_job r = {w, X, s->rounded, errors, M, task_count(ctx, (double)n * 16, M)};
     ctx->run(ctx->pool, r.tasks, round_task, &r);
     A = s->rounded;
   }
-  return gemm_threads(ctx, 0, 1, M, w->rows, w->cols, A, w->cols, NULL, 0, w, C, w->rows, accumulate);
+  int status = gemm_threads(ctx, 0, 1, M, w->rows, w->cols, A, w->cols, NULL, 0, w, C, w->rows, accumulate);
+  if (status != 0 || !mins || w->rows == 0) return status;
+  for (int r = 0; r < w->rows; r++) block_mins(w->type, w->data + (size_t)r * w->row_bytes, blocks, block_min + r * blocks);
+  return gemm_threads(ctx, 0, 1, M, w->rows, blocks, errors, blocks, block_min, blocks, NULL, C, w->rows, 1);
 }
 
 static int matmul_dyw(kernel_context* ctx, const packed_weight* w, const float* dY, int M, float* C, int accumulate) {

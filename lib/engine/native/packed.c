@@ -237,6 +237,25 @@ static void round_q8_0(const float* x, float* out, size_t n) {
   }
 }
 
+// Q8_1's s = F16((amax/127)·Σq) minus Σ(q·F16(amax/127)), per block of 32: what ggml's Q4_1/Q5_1
+// dot products multiply each block's min by, less what the rounded activations sum to.
+static void q8_1_sum_errors(const float* x, float* out, size_t n) {
+  for (size_t b = 0; b < n; b += 32) {
+    float amax = 0.0f;
+    for (int j = 0; j < 32; j++) amax = fmaxf(amax, fabsf(x[b + j]));
+    const float id = amax != 0.0f ? 127.f / amax : 0.0f, d = amax / 127.f;
+    int sum = 0;
+    for (int j = 0; j < 32; j++) sum += (int)rintf(x[b + j] * id);
+    out[b / 32] = f16_to_f32(f32_to_f16(d * sum)) - f16_to_f32(f32_to_f16(d)) * sum;
+  }
+}
+
+// The F16 min of each block of n blocks of a Q4_1 or Q5_1 row.
+static void block_mins(int type, const uint8_t* row, int n, float* out) {
+  const int bytes = type == GGML_Q4_1 ? 20 : 24;
+  for (int b = 0; b < n; b++) out[b] = f16_at(row + (size_t)b * bytes + 2);
+}
+
 // ggml-quants.c nearest_int: round half to even through the float adder.
 static inline int nearest_int(float fval) {
   float val = fval + 12582912.f;

@@ -1,9 +1,9 @@
 // matmulXWt and matmulDyW over a PackedWeight on top of dense matmuls: decode a block of W's rows
 // into a bounded scratch (never the whole weight) and multiply it with the dense kernel.
 import { dequantizeRows } from "../../gguf/weight-types";
-import { roundActivations } from "../activation-rounding";
+import { activationRounding, q8_1SumErrors, roundActivations } from "../activation-rounding";
 import type { Kernels } from "../kernels";
-import { packedRowBytes, type PackedWeight } from "../packed-weight";
+import { blockMins, packedRowBytes, type PackedWeight } from "../packed-weight";
 
 /** Floats of W decoded at a time (1 MiB). */
 const BLOCK_FLOATS = 1 << 18;
@@ -34,6 +34,7 @@ export function blockwisePackedMatmuls(dense: DenseMatmuls): PackedMatmuls {
       const { rows, cols } = w;
       rounded = grow(rounded, M * cols);
       const x = roundActivations(w.type, X, M * cols, rounded);
+      const sumErrors = activationRounding(w.type) === "q8_1";
       const nb = blockRows(w);
       part = grow(part, M * nb);
       for (let r0 = 0; r0 < rows; r0 += nb) {
@@ -46,6 +47,8 @@ export function blockwisePackedMatmuls(dense: DenseMatmuls): PackedMatmuls {
           else C.set(part.subarray(p, p + n), c);
         }
       }
+      // Q4_1/Q5_1: ggml multiplies each block's min by Q8_1's F16 sum s, not by Σ r(x): add m·(s − Σ r(x)).
+      if (sumErrors && rows > 0) dense.matmulABt(C, q8_1SumErrors(X, M * cols, new Float32Array((M * cols) / 32)), blockMins(w), M, cols / 32, rows, true);
     },
 
     matmulDyW(C, dY, w, M, accumulate) {
