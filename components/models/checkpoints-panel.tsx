@@ -2,7 +2,8 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { useCheckpointJobs } from "@/components/models/checkpoint-jobs";
+import { useCheckpointJobs, type CheckpointJob } from "@/components/models/checkpoint-jobs";
+import { CheckpointWarnings } from "@/components/models/checkpoint-warnings";
 import { DeleteCheckpointsDialog } from "@/components/models/delete-checkpoints-dialog";
 import { MetricValues } from "@/components/models/metric-values";
 import { inferenceName, OpenInPlayground } from "@/components/models/playground-link";
@@ -14,6 +15,7 @@ import { RelativeTime } from "@/components/ui/relative-time";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, ThActions, THead, Tr } from "@/components/ui/table";
 import { shortJobId } from "@/lib/client/job-progress";
+import { checkpointMetricLabel } from "@/lib/client/learning-curve";
 
 /** The model's checkpoints, newest first ("load more"), each servable by name; step 0 (the base
  *  model) closes the list. Select some to delete them. */
@@ -53,7 +55,7 @@ export function CheckpointsPanel({ model }: { model: TrainedModel }) {
             </THead>
             <tbody>
               {checkpoints.data.map((checkpoint) => (
-                <CheckpointRow key={checkpoint.id} model={model} checkpoint={checkpoint} jobId={jobs.get(checkpoint.step)} selected={selected.has(checkpoint.step)} onToggle={() => toggle(checkpoint.step)} />
+                <CheckpointRow key={checkpoint.id} model={model} checkpoint={checkpoint} job={jobs.get(checkpoint.step)} selected={selected.has(checkpoint.step)} onToggle={() => toggle(checkpoint.step)} />
               ))}
               {!checkpoints.hasNextPage && (
                 <Tr data-testid="checkpoint-step-0">
@@ -81,7 +83,7 @@ export function CheckpointsPanel({ model }: { model: TrainedModel }) {
   );
 }
 
-function CheckpointRow({ model, checkpoint, jobId, selected, onToggle }: { model: TrainedModel; checkpoint: Checkpoint; jobId: string | undefined; selected: boolean; onToggle: () => void }) {
+function CheckpointRow({ model, checkpoint, job, selected, onToggle }: { model: TrainedModel; checkpoint: Checkpoint; job: CheckpointJob | undefined; selected: boolean; onToggle: () => void }) {
   return (
     <Tr className={selected ? "bg-brand-50/40" : ""}>
       <Td>
@@ -95,15 +97,16 @@ function CheckpointRow({ model, checkpoint, jobId, selected, onToggle }: { model
       </Td>
       <Td className="font-medium tabular-nums text-zinc-900">{checkpoint.step}</Td>
       <Td>
-        <MetricValues metrics={checkpoint.metrics} />
+        <MetricValues metrics={checkpoint.metrics} label={(key) => checkpointMetricLabel(key, checkpoint.metrics)} />
+        {job && <CheckpointWarnings warnings={job.warnings} />}
       </Td>
       <Td className="text-zinc-500">
         <RelativeTime iso={checkpoint.created_at} />
       </Td>
       <Td className="font-mono text-xs">
-        {jobId ? (
-          <Link href={`/jobs/${jobId}`} className="text-brand-700 hover:underline" aria-label={`Job that wrote step ${checkpoint.step}`}>
-            {shortJobId(jobId)}
+        {job ? (
+          <Link href={`/jobs/${job.id}`} className="text-brand-700 hover:underline" aria-label={`Job that wrote step ${checkpoint.step}`}>
+            {shortJobId(job.id)}
           </Link>
         ) : (
           <span className="text-zinc-400">—</span>

@@ -2,14 +2,17 @@
 
 import Link from "next/link";
 import { useMemo } from "react";
+import { CheckpointWarnings } from "@/components/models/checkpoint-warnings";
 import { useLearningCurve, useTrainedModelByName } from "@/components/models/queries";
 import { formatRelative, RelativeTime } from "@/components/ui/relative-time";
 import { errorMessage } from "@/lib/client/api-fetch";
 import { checkpointOptions, type CheckpointOption } from "@/lib/client/learning-curve";
 
 // A trained model's checkpoint for one column: "latest", or one of its checkpoints listed with
-// when it was written, the number that best tells them apart and the job that wrote it (the
-// model's learning curve, GET .../learning-curve); the chosen one's job links to its page.
+// when it was written, the number that best tells them apart (named for what it is: a best
+// epoch's val/loss is not the job's last), the job that wrote it and how many warnings that job
+// raised (the model's learning curve, GET .../learning-curve); the chosen one's job links to its
+// page, and its warnings are listed under the picker.
 
 const value = new Intl.NumberFormat("en", { maximumSignificantDigits: 3 });
 
@@ -17,6 +20,7 @@ function optionText(o: CheckpointOption): string {
   const parts = [`step ${o.step}`, o.step === 0 ? "base model" : o.createdAt ? formatRelative(o.createdAt) : null];
   if (o.keyMetric) parts.push(`${o.keyMetric[0]} ${value.format(o.keyMetric[1])}`);
   if (o.job) parts.push(o.job.label);
+  if (o.job?.warnings.length) parts.push(`⚠ ${o.job.warnings.length} warning${o.job.warnings.length === 1 ? "" : "s"}`);
   return parts.filter(Boolean).join(" · ");
 }
 
@@ -62,6 +66,7 @@ export function CheckpointPicker({ id, className, model, step, onChange }: { id:
           {chosen.keyMetric && <span className="font-mono"> · {chosen.keyMetric[0]} {value.format(chosen.keyMetric[1])}</span>}
         </p>
       ) : null}
+      {chosen?.job && <CheckpointWarnings warnings={chosen.job.warnings} />}
     </div>
   );
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { axisEnd, checkpointOptions, curveFamilies, curveIsLive, curveSteps, jobSpans, keyMetric, spanAt, type LearningCurve } from "@/lib/client/learning-curve";
+import { axisEnd, checkpointMetricLabel, checkpointOptions, curveFamilies, curveIsLive, curveSteps, jobSpans, keyMetric, spanAt, type LearningCurve } from "@/lib/client/learning-curve";
 
 const SFT = "0192aaaa-0000-7000-8000-00000000a001";
 const RL = "0192aaaa-0000-7000-8000-00000000b002";
@@ -7,7 +7,7 @@ const QUEUED = "0192aaaa-0000-7000-8000-00000000c003";
 const CHECKPOINT = "0192aaaa-0000-7000-8000-0000000000c1";
 
 const job = (id: string, kind: "rl" | "sft", status: "queued" | "running" | "succeeded", first: number, last: number, checkpoint: number | null) => ({
-  id, kind, status, checkpoint_step: checkpoint, first_global_step: first, last_global_step: last, created_at: "2026-11-24T10:00:00.000Z",
+  id, kind, status, checkpoint_step: checkpoint, first_global_step: first, last_global_step: last, created_at: "2026-11-24T10:00:00.000Z", warnings: [],
 });
 
 // An SFT job of 3 steps (its checkpoint deleted), an RL job of 1, a queued one.
@@ -75,9 +75,18 @@ describe("jobSpans", () => {
 describe("checkpointOptions", () => {
   it("lists servable checkpoints newest first with their job and key metric, then the base model", () => {
     expect(checkpointOptions(curve)).toEqual([
-      { step: 2, createdAt: "2026-11-24T10:05:00.000Z", job: { id: RL, label: "RL · 0000b002" }, keyMetric: ["val/reward", 0.6] },
+      { step: 2, createdAt: "2026-11-24T10:05:00.000Z", job: { id: RL, label: "RL · 0000b002", warnings: [] }, keyMetric: ["val/reward", 0.6] },
       { step: 0, createdAt: null, job: null, keyMetric: ["val/reward", 0.2] },
     ]);
+  });
+
+  it("names an SFT checkpoint's numbers for what they are: its best epoch's val/*, train/loss as the mean over the job's steps", () => {
+    const sft = { "val/loss": 1.86, "val/base_loss": 3, "val/best_epoch": 2, "train/loss": 2.147, "train/epochs": 3 };
+    const warned = { ...curve, jobs: [{ ...job(SFT, "sft", "succeeded", 1, 3, 1), warnings: [{ code: "correct_answers_dropped", message: "Correct answers fell" }] }],
+      model_steps: [{ step: 1, global_step: 3, job_id: SFT, checkpoint_id: CHECKPOINT, created_at: null, metrics: sft }] };
+    expect(checkpointOptions(warned)[0]).toMatchObject({ keyMetric: ["best epoch val/loss", 1.86], job: { warnings: [{ code: "correct_answers_dropped" }] } });
+    expect(Object.keys(sft).map((key) => checkpointMetricLabel(key, sft))).toEqual(["best epoch val/loss", "val/base_loss", "val/best_epoch", "mean train/loss over the job's steps", "train/epochs"]);
+    expect(checkpointMetricLabel("val/loss", { "val/loss": 1 })).toBe("val/loss");
   });
 
   it("picks held-out accuracy, then reward, then losses, then any metric by name", () => {

@@ -55,7 +55,7 @@ export function spanAt(spans: JobSpan[], step: number): JobSpan | undefined {
 /** Whether a job may still move the curve (poll while one does). */
 export const curveIsLive = (curve: LearningCurve | undefined) => Boolean(curve?.jobs.some((j) => j.status !== "succeeded"));
 
-const KEY_METRICS = ["val/accuracy", "val/reward", "train/reward", "val/loss", "train/loss"];
+export const KEY_METRICS = ["val/accuracy", "val/reward", "train/reward", "val/loss", "train/loss"];
 
 /** The number that best tells checkpoints apart: held-out accuracy or reward, then training
  *  reward, then losses; else the first metric by name. */
@@ -64,11 +64,26 @@ export function keyMetric(metrics: Record<string, number>): [string, number] | n
   return key === undefined ? null : [key, metrics[key]];
 }
 
+/** The `train/*` numbers a job's checkpoint carries as the mean over its gradient steps. */
+const MEANS_OVER_STEPS = new Set(["train/loss", "train/entropy", "train/grad_norm", "train/num_trainable_tokens"]);
+
+/** A checkpoint's number named so it is not mistaken for the job's step-by-step number of the same
+ *  key: an SFT checkpoint keeps its best epoch's weights, so its val/* are that epoch's (not the last
+ *  epoch's), and its train/loss is the mean over the job's steps (not the last step's). */
+export function checkpointMetricLabel(key: string, metrics: Record<string, number>): string {
+  if (key.startsWith("val/") && "val/best_epoch" in metrics && !["val/best_epoch"].includes(key) && !key.startsWith("val/base_")) return `best epoch ${key}`;
+  if (MEANS_OVER_STEPS.has(key)) return `mean ${key} over the job's steps`;
+  return key;
+}
+
+export type JobWarning = CurveJob["warnings"][number];
+
 export interface CheckpointOption {
   step: number;
   /** Null for step 0 (the base model). */
   createdAt: string | null;
-  job: { id: string; label: string } | null;
+  job: { id: string; label: string; warnings: JobWarning[] } | null;
+  /** Its label (checkpointMetricLabel) and value. */
   keyMetric: [string, number] | null;
 }
 
@@ -79,7 +94,13 @@ export function checkpointOptions(curve: LearningCurve): CheckpointOption[] {
     .filter((s) => s.checkpoint_id !== null)
     .map((s) => {
       const job = s.job_id ? jobs.get(s.job_id) : undefined;
-      return { step: s.step, createdAt: s.created_at, job: job ? { id: job.id, label: jobLabel(job) } : null, keyMetric: keyMetric(s.metrics) };
+      const key = keyMetric(s.metrics);
+      return {
+        step: s.step,
+        createdAt: s.created_at,
+        job: job ? { id: job.id, label: jobLabel(job), warnings: job.warnings } : null,
+        keyMetric: key && ([checkpointMetricLabel(key[0], s.metrics), key[1]] as [string, number]),
+      };
     })
     .reverse();
   const base = curve.model_steps.find((s) => s.step === 0);

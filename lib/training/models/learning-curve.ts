@@ -54,7 +54,7 @@ export async function getLearningCurve(principal: Principal, modelId: string): P
     db.trainingJob.findMany({
       where: { modelId, status: { in: [...ON_THE_AXIS] } },
       orderBy: { seq: "asc" },
-      select: { id: true, kind: true, status: true, checkpointStep: true, createdAt: true },
+      select: { id: true, kind: true, status: true, checkpointStep: true, createdAt: true, warnings: true },
     }),
     db.checkpoint.findMany({ where: { modelId }, select: { id: true, step: true, metrics: true, createdAt: true } }),
     db.modelStepMetrics.findMany({ where: { modelId }, select: { step: true, metrics: true } }),
@@ -86,6 +86,7 @@ export async function getLearningCurve(principal: Principal, modelId: string): P
       first_global_step: offset + 1,
       last_global_step: offset + count,
       created_at: job.createdAt.toISOString(),
+      warnings: job.warnings as LearningCurveDto["jobs"][number]["warnings"],
     });
     offset += count;
   }

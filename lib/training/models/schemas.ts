@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { nameSchema, projectRefSchema } from "@/lib/auth/names";
 import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
+import { jobWarningSchema } from "@/lib/training/jobs/job-report";
 import { historySchema, trajectoryGroupSchema } from "@/lib/training/trajectories/schemas";
 import { loraSettingsSchema } from "./lora-settings";
 
@@ -117,6 +118,7 @@ export const learningCurveSchema = z.object({
         first_global_step: z.number().int().describe("Its first gradient step on the model's axis (1-based)."),
         last_global_step: z.number().int().describe("Its last so far; first_global_step − 1 while it has taken none."),
         created_at: z.string(),
+        warnings: z.array(jobWarningSchema).describe("The job's guard-rail warnings (its checkpoint looks worse than its start), shown wherever the checkpoint can be picked."),
       }),
     )
     .describe("The jobs that trained the weights, in queue order (failed and cancelled jobs changed nothing and are left out), then those still to finish."),
