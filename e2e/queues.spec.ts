@@ -133,23 +133,25 @@ test("an engineer creates a queue with a score, a corrected reply and instructio
   await page.getByLabel("Filter items by status").selectOption("completed");
   await expect(page.getByTestId("queue-item-row")).toHaveCount(2);
 
-  // Export CSV: a line per annotation (and the skip's note), the annotator named.
-  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("button", { name: "Export CSV" }).click()]);
+  // Export CSV: a line per person and item they finished, with the prompt, the answer and the
+  // correction beside the values (read back through the JSONL export, whose lines are records).
+  const [download] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export CSV" }).click()]);
   expect(download.suggestedFilename()).toBe("annotations-Weekly-answers.csv");
-  const lines = (await readFile((await download.path())!, "utf8")).trimEnd().split("\r\n");
-  expect(lines[0]).toBe("queue_id,call_id,annotator,annotator_user_id,field,value,created_at,feedback_id,annotation_ref");
-  const records = lines.slice(1).map((line) => line.split(","));
-  const annotations = records.filter(([, , , , field]) => field !== "note");
-  expect(annotations.map(([q, , annotator, , field]) => [q, annotator, field]).sort()).toEqual(
-    [
-      [queueId, ANNOTATOR.username, "fixed_reply"],
-      [queueId, ANNOTATOR.username, "fixed_reply"],
-      [queueId, ANNOTATOR.username, "quality_score"],
-      [queueId, ANNOTATOR.username, "quality_score"],
-    ].sort(),
+  const csv = await readFile((await download.path())!, "utf8");
+  expect(csv.split("\r\n")[0]).toBe(
+    "queue_id,item_id,call_id,annotator,annotator_user_id,state,prompt,answer,correction,quality_score,fixed_reply,note,review_state,review_note,submitted_at,time_spent_ms",
   );
-  expect(annotations.filter(([, , , , field]) => field === "quality_score").map(([, , , , , value]) => value).sort()).toEqual(["2", "4"]);
-  expect(annotations.every(([, callId]) => calls.includes(callId))).toBe(true);
+  const [jsonl] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Export JSONL" }).click()]);
+  const records = (await readFile((await jsonl.path())!, "utf8")).trim().split("\n").map((line) => JSON.parse(line));
+  expect(records.map((r) => [r.queue_id, r.annotator, r.state, r.values.quality_score ?? null])).toEqual([
+    [queueId, ANNOTATOR.username, "completed", 4],
+    [queueId, ANNOTATOR.username, "completed", 2],
+    [queueId, ANNOTATOR.username, "skipped", null],
+  ]);
+  expect(records.map((r) => r.prompt)).toEqual(["Name a river.", "Count to five.", "Say thanks in French."]);
+  expect(records[0]).toMatchObject({ correction: "A river: the Thames.", answer: expect.any(String) });
+  expect(records[2].note).toBe("unclear prompt");
+  expect(records.every((r) => calls.includes(r.call_id))).toBe(true);
 
   // Configured: the instructions change (the form opens with the queue's settings).
   await page.getByRole("button", { name: "Configure" }).click();

@@ -7,6 +7,7 @@ import { clearDraft, readDraft, writeDraft, type DraftKey } from "@/components/a
 import { initialForm, isPreference, toSubmission, valueForDigit, type FieldValue, type FormState } from "@/lib/client/annotation-form";
 import { answerChoices } from "@/components/annotate/answer-choices";
 import { Instructions } from "@/components/annotate/instructions";
+import { ReviewNote } from "@/components/annotate/review-note";
 import { ItemCall } from "@/components/annotate/item-call";
 import { useReleaseItem, useSkipItem, useSubmitItem, type ItemWithCall, type QueueDto } from "@/components/annotate/queries";
 import { ShortcutsDialog } from "@/components/annotate/shortcuts-dialog";
@@ -146,6 +147,7 @@ export function ItemScreen({ queue, data, userId, revisiting, busy, onDone, onPr
       <ItemCall data={data} preference={isPreference(preference) ? preference : undefined} />
       <div className="space-y-4 lg:sticky lg:top-4">
         <Instructions text={queue.instructions} open={instructionsOpen} onToggle={() => setInstructionsOpen((open) => !open)} />
+        <ReviewNote item={data.item} />
         <form
           aria-label="Annotation"
           onSubmit={(event) => {

@@ -6,15 +6,23 @@ import { callKeys } from "@/components/calls/queries";
 import { apiFetch } from "@/lib/client/api-fetch";
 import type { Page } from "@/lib/contract/pagination";
 import type { AnnotationSpecDto, createSpecBody } from "@/lib/feedback/annotation-spec-schemas";
-import { MAX_QUERY_ROWS } from "@/lib/feedback/schemas";
-import type { addedItemsSchema, addItemsBody, ItemDto, ItemStatus } from "@/lib/queues/item-schemas";
+import type { addedItemsSchema, addItemsBody, ItemDto, ItemStatus, ListedItemDto, ReviewBody, ReviewState } from "@/lib/queues/item-schemas";
 import type { createQueueBody, QueueDto, QueueStats, updateQueueBody } from "@/lib/queues/queue-schemas";
-import type { FeedbackExportRow } from "@/lib/client/annotation-export";
 
 // Queues for engineers (lib/queues, the annotation queue API): one query-key factory, one hook per
 // API call. Shapes are the API's own zod schemas, types only.
 
-export type { ItemDto, ItemStatus, QueueDto, QueueStats };
+export type { ItemDto, ItemStatus, ListedItemDto, QueueDto, QueueStats, ReviewState };
+
+/** The items table's server-side filters (GET .../items): empty strings are "any". */
+export interface ItemFilters {
+  status: ItemStatus | "";
+  review_state: ReviewState | "";
+  annotator: string;
+  spec: string;
+  value: string;
+  search: string;
+}
 export type CreateQueueInput = z.input<typeof createQueueBody>;
 export type UpdateQueueInput = z.input<typeof updateQueueBody>;
 export type AddItemsInput = z.input<typeof addItemsBody>;
@@ -30,7 +38,7 @@ export const queueKeys = {
   list: (team: string) => [...queueKeys.lists(), team] as const,
   queue: (queueId: string) => [...queueKeys.all, "queue", queueId] as const,
   stats: (queueId: string) => [...queueKeys.queue(queueId), "stats"] as const,
-  items: (queueId: string, status: ItemStatus | "") => [...queueKeys.queue(queueId), "items", status] as const,
+  items: (queueId: string, filters?: ItemFilters) => [...queueKeys.queue(queueId), "items", ...(filters ? [filters] : [])] as const,
 };
 
 /** Every page of a cursor-paged list. */
@@ -71,19 +79,33 @@ export function useQueueStats(queueId: string) {
   });
 }
 
-/** The queue's items in the order they were added, optionally of one status, with "load more". */
-export function useQueueItems(queueId: string, status: ItemStatus | "") {
+/** The queue's items in the order they were added, filtered on the server, with "load more". */
+export function useQueueItems(queueId: string, filters: ItemFilters) {
   return useInfiniteQuery({
-    queryKey: queueKeys.items(queueId, status),
+    queryKey: queueKeys.items(queueId, filters),
     queryFn: ({ pageParam, signal }) => {
-      const query = new URLSearchParams({ limit: "50", sort: "position", ...(status ? { status } : {}), ...(pageParam ? { after: pageParam } : {}) });
-      return apiFetch<Page<ItemDto>>(`${queuePath(queueId)}/items?${query}`, { signal });
+      const set = Object.entries(filters).filter(([key, value]) => value !== "" && (key !== "value" || filters.spec !== ""));
+      const query = new URLSearchParams({ limit: "50", sort: "position", ...Object.fromEntries(set), ...(pageParam ? { after: pageParam } : {}) });
+      return apiFetch<Page<ListedItemDto>>(`${queuePath(queueId)}/items?${query}`, { signal });
     },
     initialPageParam: "",
     getNextPageParam: (page) => (page.has_more ? page.last_id : undefined),
     select: (data) => data.pages.flatMap((page) => page.data),
   });
 }
+
+/** Accepts or rejects an item's annotations; the queue's counts and items move with it. */
+export function useReviewItem(queueId: string) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ itemId, body }: { itemId: string; body: ReviewBody }) =>
+      apiFetch<{ item: ItemDto }>(`${queuePath(queueId)}/items/${segment(itemId)}/review`, { method: "POST", body }),
+    onSuccess: () => client.invalidateQueries({ queryKey: queueKeys.queue(queueId) }),
+  });
+}
+
+/** Where a queue's annotations download from (the console session authenticates the request). */
+export const exportUrl = (queueId: string, format: "csv" | "jsonl") => `${queuePath(queueId)}/export?format=${format}`;
 
 export function useCreateQueue() {
   const client = useQueryClient();
@@ -150,31 +172,5 @@ export function useCreateSpec(project: string) {
       return apiFetch<AnnotationSpecDto>(`/v1/teams/${team}/projects/${name}/annotation-specs`, { method: "POST", body });
     },
     onSuccess: () => client.invalidateQueries({ queryKey: callKeys.specs(project) }),
-  });
-}
-
-const EXPORT_FIELDS = ["id", "feedback_type", "payload", "wb_user_id", "created_at", "svc_ref", "annotation_ref"];
-
-/** Every feedback row given in the queue (annotations and notes), oldest first, read page by page. */
-export function useQueueFeedback() {
-  return useMutation({
-    mutationFn: async (queue: Pick<QueueDto, "id" | "project">) => {
-      const rows: FeedbackExportRow[] = [];
-      for (let offset = 0; ; offset += MAX_QUERY_ROWS) {
-        const { result } = await apiFetch<{ result: FeedbackExportRow[] }>("/feedback/query", {
-          method: "POST",
-          body: {
-            project_id: queue.project,
-            fields: EXPORT_FIELDS,
-            query: { $expr: { $eq: [{ $getField: "queue_id" }, { $literal: queue.id }] } },
-            sort_by: [{ field: "created_at", direction: "asc" }],
-            limit: MAX_QUERY_ROWS,
-            offset,
-          },
-        });
-        rows.push(...result);
-        if (result.length < MAX_QUERY_ROWS) return rows;
-      }
-    },
   });
 }

@@ -3,58 +3,46 @@
 import { ListChecks } from "lucide-react";
 import Link from "next/link";
 import { useState } from "react";
-import { Badge, type BadgeTone } from "@/components/ui/badge";
+import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { EmptyState } from "@/components/ui/empty-state";
 import { LoadMoreFooter } from "@/components/ui/load-more-footer";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
-import { RelativeTime } from "@/components/ui/relative-time";
 import { TableSkeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, ThActions, THead, Tr } from "@/components/ui/table";
-import { ITEM_STATUSES, type ItemStatus } from "@/lib/queues/item-schemas";
 import { errorMessage } from "@/lib/client/api-fetch";
-import { useQueueItems, useRemoveItem, type QueueDto } from "./queries";
+import { ItemAnnotationsCell } from "./item-annotations-cell";
+import { ItemFiltersBar, NO_FILTERS } from "./item-filters-bar";
+import { ITEM_STATUS_LABEL, ITEM_STATUS_TONE } from "./item-labels";
+import { useQueueItems, useQueueStats, useRemoveItem, type QueueDto } from "./queries";
+import { ReviewBadge, ReviewControls } from "./review-controls";
 
-// A queue's items in the order they were added, filtered by status: each one's call, its
-// completed annotations out of the queue's number, and who holds it now. Removing an item keeps
-// its progress and feedback (adding its call again brings it back), so it asks nothing.
-
-const STATUS_LABEL: Record<ItemStatus, string> = { unstarted: "Not started", in_progress: "In progress", completed: "Completed", skipped: "Skipped" };
-const STATUS_TONE: Record<ItemStatus, BadgeTone> = { unstarted: "neutral", in_progress: "blue", completed: "green", skipped: "violet" };
+// A queue's items for the people running and reviewing it, in the order they were added: each
+// call's prompt and answer, everyone's annotations (corrections as diffs), the time each took, the
+// item's status and review, and Accept / Reject once it has the annotations the queue needs.
+// Filters and search run on the server, a page at a time. Removing an item keeps its progress and
+// feedback (adding its call again brings it back), so it asks nothing.
 
 export function QueueItemsTable({ queue }: { queue: QueueDto }) {
-  const [status, setStatus] = useState<ItemStatus | "">("");
-  const items = useQueueItems(queue.id, status);
+  const [filters, setFilters] = useState(NO_FILTERS);
+  const items = useQueueItems(queue.id, filters);
+  const stats = useQueueStats(queue.id);
   const remove = useRemoveItem(queue.id);
-  const usernames = new Map(queue.annotators.map((a) => [a.user_id, a.username]));
-
-  const filter = (
-    <select
-      aria-label="Filter items by status"
-      className="rounded-md border border-zinc-300 bg-white py-1 pr-7 pl-2 text-[13px]"
-      value={status}
-      onChange={(e) => setStatus(e.target.value as ItemStatus | "")}
-    >
-      <option value="">All statuses</option>
-        {ITEM_STATUSES.map((s) => (
-          <option key={s} value={s}>
-            {STATUS_LABEL[s]}
-          </option>
-        ))}
-    </select>
-  );
+  const annotators = [...new Set([...queue.annotators, ...(stats.data?.annotators ?? [])].map((a) => a.username))].sort();
+  const usernames = new Map([...queue.annotators, ...(stats.data?.annotators ?? [])].map((a) => [a.user_id, a.username]));
+  const filtered = Object.values(filters).some((v) => v !== "");
 
   return (
-    <Panel title="Items" description="In the order they were added." actions={filter}>
+    <Panel title="Items" description="In the order they were added." actions={<ItemFiltersBar queue={queue} annotators={annotators} filters={filters} onChange={setFilters} />}>
       {items.isPending ? (
         <TableSkeleton label="Loading items" />
       ) : items.isError ? (
         <QueryError what="the items" error={items.error} retry={() => void items.refetch()} />
       ) : items.data.length === 0 ? (
         <EmptyState icon={ListChecks}>
-          {status ? (
-            "No items with this status."
+          {filtered ? (
+            "No items match these filters."
           ) : (
             <>
               No calls in this queue yet: select calls on the <Link href="/calls" className="text-brand-700 hover:underline">Calls</Link> page and add them.
@@ -66,33 +54,43 @@ export function QueueItemsTable({ queue }: { queue: QueueDto }) {
           <Table label="Queue items">
             <THead>
               <Th className="text-right">#</Th>
-              <Th>Call</Th>
+              <Th>Prompt and answer</Th>
+              <Th>Annotations</Th>
               <Th>Status</Th>
-              <Th className="text-right">Annotations</Th>
-              <Th>Claimed by</Th>
-              <Th>Call made</Th>
+              <Th>Review</Th>
               <ThActions />
             </THead>
             <tbody>
               {items.data.map((item) => (
-                <Tr key={item.id} data-testid="queue-item-row">
+                <Tr key={item.id} data-testid="queue-item-row" className="align-top">
                   <Td className="text-right text-xs text-zinc-500 tabular-nums">{item.position_in_queue}</Td>
-                  <Td className="font-mono text-[11px]">
-                    <Link href={`/calls/${item.call_id}`} className="text-brand-700 hover:underline" aria-label={`Call ${item.call_id}`}>
+                  <Td className="max-w-sm text-xs">
+                    <p className="line-clamp-2 font-medium text-zinc-900" data-testid="item-prompt">
+                      {item.prompt_preview ?? "—"}
+                    </p>
+                    <p className="mt-1 line-clamp-3 text-zinc-600" data-testid="item-answer">
+                      {item.answer_preview ?? <span className="italic">no answer</span>}
+                    </p>
+                    <Link href={`/calls/${item.call_id}`} className="mt-1 inline-block font-mono text-[11px] text-brand-700 hover:underline" aria-label={`Call ${item.call_id}`}>
                       {item.call_id.slice(0, 8)}…
                     </Link>
                   </Td>
-                  <Td>
-                    <Badge tone={STATUS_TONE[item.status]}>{STATUS_LABEL[item.status]}</Badge>
+                  <Td className="max-w-md">
+                    <ItemAnnotationsCell item={item} queue={queue} />
                   </Td>
-                  <Td className="text-right text-xs tabular-nums">
-                    {item.completed_annotations} / {queue.annotations_per_item}
+                  <Td className="text-xs whitespace-nowrap">
+                    <Badge tone={ITEM_STATUS_TONE[item.status]}>{ITEM_STATUS_LABEL[item.status]}</Badge>
+                    <p className="mt-1 text-zinc-500 tabular-nums">
+                      {item.completed_annotations} / {queue.annotations_per_item}
+                      {item.claimed_by ? ` · ${usernames.get(item.claimed_by) ?? "someone"} working` : ""}
+                    </p>
                   </Td>
-                  <Td className="text-xs text-zinc-600">{item.claimed_by ? (usernames.get(item.claimed_by) ?? "someone") : ""}</Td>
-                  <Td className="text-xs whitespace-nowrap text-zinc-500">
-                    <RelativeTime iso={item.call_started_at} />
+                  <Td className="max-w-48 text-xs">
+                    <ReviewBadge item={item} />
+                    {item.review.note && <p className="mt-1 text-zinc-500 italic">{item.review.note}</p>}
                   </Td>
                   <Td className="text-right">
+                    <ReviewControls queueId={queue.id} item={item} reviewable={item.completed_annotations >= queue.annotations_per_item} />
                     <Button
                       variant="danger-ghost"
                       size="sm"

@@ -8,8 +8,8 @@ import { TableSkeleton } from "@/components/ui/skeleton";
 import { Table, Td, Th, THead, Tr } from "@/components/ui/table";
 import { useQueueStats, type QueueStats } from "./queries";
 
-// A queue's stats for the people running it: what each annotator has done, and how often
-// annotations agree on items annotated more than once.
+// A queue's stats for the people running it: what each annotator has done, and how far
+// annotations agree: exactly equal on items annotated more than once, and Krippendorff's α.
 
 function AnnotatorTable({ stats }: { stats: QueueStats }) {
   if (stats.annotators.length === 0) return <p className="px-4 py-6 text-sm text-zinc-500">Nobody is assigned and nobody has annotated yet.</p>;
@@ -55,6 +55,9 @@ function AgreementTable({ stats }: { stats: QueueStats }) {
         <Th className="text-right">Items annotated twice or more</Th>
         <Th className="text-right">All equal</Th>
         <Th className="text-right">Agreement</Th>
+        <Th className="text-right" title="Krippendorff's alpha: 1 perfect, 0 what chance gives, below 0 worse than chance">
+          Krippendorff&apos;s α
+        </Th>
       </THead>
       <tbody>
         {stats.agreement.map((a) => (
@@ -66,6 +69,10 @@ function AgreementTable({ stats }: { stats: QueueStats }) {
             <Td className="text-right tabular-nums">{a.agreeing ?? "—"}</Td>
             <Td className="text-right tabular-nums" title={a.agreeing === null ? "Not measured for free text" : undefined}>
               {percent(a.rate)}
+            </Td>
+            <Td className="text-right tabular-nums" title={a.alpha_metric ? `${a.alpha_metric} metric` : "Not measured for free text"}>
+              {a.alpha === null ? "—" : a.alpha.toFixed(3)}
+              {a.alpha_metric && <span className="ml-1 text-xs text-zinc-400">{a.alpha_metric}</span>}
             </Td>
           </Tr>
         ))}
@@ -83,7 +90,7 @@ export function QueueStatsPanels({ queueId }: { queueId: string }) {
       <Panel title="Annotators" description="Items each person completed or skipped, and the ones they hold now.">
         {body((s) => <AnnotatorTable stats={s} />, "the annotators' progress")}
       </Panel>
-      <Panel title="Agreement" description="Exact agreement per spec, over items annotated more than once.">
+      <Panel title="Agreement" description="Exact agreement per spec over items annotated more than once, and Krippendorff's α (chance-corrected).">
         {body((s) => <AgreementTable stats={s} />, "the agreement")}
       </Panel>
     </div>
