@@ -1,3 +1,4 @@
+import { getEventListeners } from "node:events";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { writeTinyModel, type TinyModelFiles } from "@/lib/engine/test-support/tiny-model";
@@ -52,6 +53,12 @@ describe("EngineThread", () => {
     expect(error).toBeInstanceOf(AppError);
     expect((error as AppError).status).toBe(400);
     await expect(collect(run.events())).rejects.toThrow(/context length/);
+  });
+
+  it("leaves no abort listener on the caller's signal once a job has ended (an RL run's signal outlives its rollouts)", async () => {
+    const controller = new AbortController();
+    for (let i = 0; i < 3; i++) await collect(engine.start(job({ max_tokens: 2 }), controller.signal).events());
+    expect(getEventListeners(controller.signal, "abort")).toHaveLength(0);
   });
 
   it("stops generating when aborted, and when its reader stops early", async () => {

@@ -38,6 +38,8 @@ class Run implements CompletionRun, Listener {
   private readonly queue: ChoiceEvent[] = [];
   private end: { error?: Error } | undefined;
   private waiter: (() => void) | undefined;
+  /** Called once when the job ends (its caller's abort listener is removed then). */
+  onEnd: (() => void) | undefined;
 
   constructor(private readonly sendAbort: () => void) {
     this.prepared = new Promise((resolve, reject) => (this.settlePrepared = { resolve, reject }));
@@ -47,15 +49,21 @@ class Run implements CompletionRun, Listener {
   receive(message: Exclude<FromThread, { type: "disposed" }>): void {
     if (message.type === "prepared") this.settlePrepared.resolve(message.prepared);
     else if (message.type === "event") this.queue.push(message.event);
-    else if (message.type === "end") this.end = {};
+    else if (message.type === "end") this.finish({});
     else return this.fail(fromThreadError(message.error));
     this.wake();
   }
 
   fail(error: Error): void {
     this.settlePrepared.reject(error);
-    this.end = { error };
+    this.finish({ error });
     this.wake();
+  }
+
+  private finish(end: { error?: Error }): void {
+    this.end = end;
+    this.onEnd?.();
+    this.onEnd = undefined;
   }
 
   abort(): void {
@@ -102,7 +110,12 @@ export class EngineThread {
     this.listen(id, run);
     this.post({ type: "start", id, job });
     if (signal?.aborted) run.abort();
-    else signal?.addEventListener("abort", () => run.abort(), { once: true });
+    else if (signal) {
+      // Removed when the job ends: an RL run's signal outlives thousands of its rollouts.
+      const abort = () => run.abort();
+      signal.addEventListener("abort", abort, { once: true });
+      run.onEnd = () => signal.removeEventListener("abort", abort);
+    }
     return run;
   }
 
