@@ -1,5 +1,5 @@
 // The native kernels give the same bits whatever ANNEAL_KERNEL_THREADS is: each splits its outputs
-// between threads, never a sum, so 1, 2 and 3 threads must agree bit for bit on the shapes real
+// (matmuls, attention, the output softmax's rows) between threads, never a sum, so 1, 2 and 3 threads must agree bit for bit on the shapes real
 // models train at (SmolLM2-135M: 576→1536, 9 heads over 3 KV heads; Qwen2.5-0.5B: 896→4864, 14
 // over 2) and on odd ones.
 import { afterAll, describe, expect, it } from "vitest";
@@ -66,6 +66,22 @@ describe.runIf(nativeRequired)("native kernels on 1, 2 and 3 threads", () => {
       k.matmulXWt(y, X, w, M, false);
       k.matmulDyW(dx, dY, w, M, false);
       return [y, dx];
+    });
+  });
+
+  // Rows of SmolLM2's 49,152-token output softmax, some without a target.
+  it("token logprobs over a 49,152 vocabulary: forward and backward", () => {
+    const [M, V] = [40, 49152];
+    const rng = new Prng(V);
+    const logits = randomNormal(rng, M * V, 3);
+    const targets = Int32Array.from({ length: M }, (_, m) => (m % 7 === 3 ? -1 : (m * 7919) % V));
+    const [dLogprobs, dEntropies] = [randomNormal(rng, M), randomNormal(rng, M)];
+    expectSameBits((k) => {
+      const [logprobs, entropies, lse] = [new Float32Array(M), new Float32Array(M), new Float32Array(M)];
+      k.tokenLogprobsForward(logprobs, entropies, lse, logits, targets, M, V);
+      const grad = logits.slice();
+      k.tokenLogprobsBackward(grad, lse, entropies, targets, dLogprobs, dEntropies, M, V);
+      return [logprobs, entropies, lse, grad];
     });
   });
 

@@ -245,7 +245,7 @@ static napi_value TokenLogprobsForward(napi_env env, napi_callback_info info) {
   const int* targets = I32(4, M);
   if (!a.error && !targets_in_range(targets, M, V)) a.error = "a target is outside the vocabulary";
   THROW_IF_ERROR("tokenLogprobsForward");
-  a.self->table->token_logprobs_forward(logprobs, entropies, lse, logits, targets, M, V);
+  a.self->table->token_logprobs_forward(&a.self->ctx, logprobs, entropies, lse, logits, targets, M, V);
   return NULL;
 }
 
@@ -260,7 +260,7 @@ static napi_value TokenLogprobsBackward(napi_env env, napi_callback_info info) {
   const float *dLogprobs = F32(4, M), *dEntropies = F32_OR_NULL(5, M);
   if (!a.error && !targets_in_range(targets, M, V)) a.error = "a target is outside the vocabulary";
   THROW_IF_ERROR("tokenLogprobsBackward");
-  a.self->table->token_logprobs_backward(logits, lse, entropies, targets, dLogprobs, dEntropies, M, V);
+  a.self->table->token_logprobs_backward(&a.self->ctx, logits, lse, entropies, targets, dLogprobs, dEntropies, M, V);
   return NULL;
 }
 

@@ -79,9 +79,9 @@ typedef struct {
                            int M, int D);
   void (*swiglu_forward)(float* h, const float* gate, const float* up, int n);
   void (*swiglu_backward)(float* dgate, float* dup, const float* dh, const float* gate, const float* up, int n);
-  void (*token_logprobs_forward)(float* logprobs, float* entropies, float* lse, const float* logits,
+  void (*token_logprobs_forward)(kernel_context* ctx, float* logprobs, float* entropies, float* lse, const float* logits,
                                  const int* targets, int M, int V);
-  void (*token_logprobs_backward)(float* logits, const float* lse, const float* entropies, const int* targets,
+  void (*token_logprobs_backward)(kernel_context* ctx, float* logits, const float* lse, const float* entropies, const int* targets,
                                   const float* dLogprobs, const float* dEntropies, int M, int V);
   void (*adamw_step)(float* w, const float* g, float* m, float* v, int n, float lr, float beta1, float beta2, float eps,
                      float c1, float c2, float decay);
