@@ -1,5 +1,5 @@
 // The native kernels give the same bits whatever ANNEAL_KERNEL_THREADS is: each splits its outputs
-// (matmuls, attention, the output softmax's rows) between threads, never a sum, so 1, 2 and 3 threads must agree bit for bit on the shapes real
+// (matmuls, attention, SwiGLU, the output softmax's rows) between threads, never a sum, so 1, 2 and 3 threads must agree bit for bit on the shapes real
 // models train at (SmolLM2-135M: 576→1536, 9 heads over 3 KV heads; Qwen2.5-0.5B: 896→4864, 14
 // over 2) and on odd ones.
 import { afterAll, describe, expect, it } from "vitest";
@@ -66,6 +66,18 @@ describe.runIf(nativeRequired)("native kernels on 1, 2 and 3 threads", () => {
       k.matmulXWt(y, X, w, M, false);
       k.matmulDyW(dx, dY, w, M, false);
       return [y, dx];
+    });
+  });
+
+  it("SwiGLU over 512 tokens of Qwen2.5-0.5B's 4,864-wide MLP: forward and backward", () => {
+    const n = 512 * 4864 + 3;
+    const rng = new Prng(n);
+    const [gate, up, dh] = [randomNormal(rng, n, 3), randomNormal(rng, n), randomNormal(rng, n)];
+    expectSameBits((k) => {
+      const [h, dgate, dup] = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
+      k.swigluForward(h, gate, up, n);
+      k.swigluBackward(dgate, dup, dh, gate, up, n);
+      return [h, dgate, dup];
     });
   });
 

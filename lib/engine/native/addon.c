@@ -214,7 +214,7 @@ static napi_value SwigluForward(napi_env env, napi_callback_info info) {
   float* h = F32(0, n);
   const float *gate = F32(1, n), *up = F32(2, n);
   THROW_IF_ERROR("swigluForward");
-  a.self->table->swiglu_forward(h, gate, up, n);
+  a.self->table->swiglu_forward(&a.self->ctx, h, gate, up, n);
   return NULL;
 }
 
@@ -226,7 +226,7 @@ static napi_value SwigluBackward(napi_env env, napi_callback_info info) {
   float *dgate = F32(0, n), *dup = F32(1, n);
   const float *dh = F32(2, n), *gate = F32(3, n), *up = F32(4, n);
   THROW_IF_ERROR("swigluBackward");
-  a.self->table->swiglu_backward(dgate, dup, dh, gate, up, n);
+  a.self->table->swiglu_backward(&a.self->ctx, dgate, dup, dh, gate, up, n);
   return NULL;
 }
 

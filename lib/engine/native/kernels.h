@@ -77,8 +77,8 @@ typedef struct {
   void (*rmsnorm_forward)(float* y, float* rstd, const float* x, const float* g, int M, int D, float eps);
   void (*rmsnorm_backward)(float* dx, float* dg, const float* dy, const float* x, const float* g, const float* rstd,
                            int M, int D);
-  void (*swiglu_forward)(float* h, const float* gate, const float* up, int n);
-  void (*swiglu_backward)(float* dgate, float* dup, const float* dh, const float* gate, const float* up, int n);
+  void (*swiglu_forward)(kernel_context* ctx, float* h, const float* gate, const float* up, int n);
+  void (*swiglu_backward)(kernel_context* ctx, float* dgate, float* dup, const float* dh, const float* gate, const float* up, int n);
   void (*token_logprobs_forward)(kernel_context* ctx, float* logprobs, float* entropies, float* lse, const float* logits,
                                  const int* targets, int M, int V);
   void (*token_logprobs_backward)(kernel_context* ctx, float* logits, const float* lse, const float* entropies, const int* targets,

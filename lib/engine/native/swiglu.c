@@ -1,14 +1,39 @@
 // SwiGLU's gate h = silu(gate)·up and its backward; mirrors lib/engine/model/layers/swiglu.ts.
+// Elementwise, so the context's threads take contiguous ranges (same bits for any count): an expf
+// per element makes a projection's worth of them cost a few milliseconds.
 #include <math.h>
 
-static void swiglu_forward(float* h, const float* gate, const float* up, int n) {
-  for (int i = 0; i < n; i++) h[i] = gate[i] / (1.0f + expf(-gate[i])) * up[i];
+typedef struct {
+  float *h, *dgate, *dup;
+  const float *gate, *up, *dh;
+  int n, tasks;
+} swiglu_job;
+
+static void swiglu_forward_task(void* arg, int t, kernel_scratch* s) {
+  const swiglu_job* j = arg;
+  const int lo = (int)((long long)j->n * t / j->tasks), hi = (int)((long long)j->n * (t + 1) / j->tasks);
+  for (int i = lo; i < hi; i++) j->h[i] = j->gate[i] / (1.0f + expf(-j->gate[i])) * j->up[i];
 }
 
-static void swiglu_backward(float* dgate, float* dup, const float* dh, const float* gate, const float* up, int n) {
-  for (int i = 0; i < n; i++) {
+static void swiglu_backward_task(void* arg, int t, kernel_scratch* s) {
+  const swiglu_job* j = arg;
+  const int lo = (int)((long long)j->n * t / j->tasks), hi = (int)((long long)j->n * (t + 1) / j->tasks);
+  float *dgate = j->dgate, *dup = j->dup;
+  const float *dh = j->dh, *gate = j->gate, *up = j->up;
+  for (int i = lo; i < hi; i++) {
     const float g = gate[i], sig = 1.0f / (1.0f + expf(-g));
     dup[i] = dh[i] * g * sig;
     dgate[i] = dh[i] * up[i] * sig * (1.0f + g * (1.0f - sig));
   }
+}
+
+static void swiglu_forward(kernel_context* ctx, float* h, const float* gate, const float* up, int n) {
+  swiglu_job j = {.h = h, .gate = gate, .up = up, .n = n, .tasks = task_count(ctx, 16.0 * n, n)};
+  ctx->run(ctx->pool, j.tasks, swiglu_forward_task, &j);
+}
+
+static void swiglu_backward(kernel_context* ctx, float* dgate, float* dup, const float* dh, const float* gate,
+                            const float* up, int n) {
+  swiglu_job j = {.dgate = dgate, .dup = dup, .dh = dh, .gate = gate, .up = up, .n = n, .tasks = task_count(ctx, 16.0 * n, n)};
+  ctx->run(ctx->pool, j.tasks, swiglu_backward_task, &j);
 }
