@@ -28,9 +28,13 @@ const textArray = (items: string[]) => Prisma.sql`${items}::text[]`;
 const instants = (ms: number[]) => Prisma.sql`${`{${ms.map((t) => new Date(t).toISOString()).join(",")}}`}::timestamptz[]`;
 const ints = (items: number[]) => Prisma.sql`${`{${items.join(",")}}`}::int[]`;
 
+/** Whether a request reads the cells of each type and trigger (it filters on them) rather than the
+ *  project's; those have no histograms, so its percentiles come from the rows. */
+export const readsDetailCells = (filters: StatsFilters) => filters.feedbackType !== undefined || filters.trigger !== undefined;
+
 /** The cells of the covered ranges: the project's, or with a type or trigger filter each type's and trigger's. */
 function storedEntries({ filters, bucketStarts, metrics, cover }: CellsQuery): Prisma.Sql {
-  const detail = filters.feedbackType !== undefined || filters.trigger !== undefined;
+  const detail = readsDetailCells(filters);
   const terms = [Prisma.sql`c."projectId" = ${filters.projectId}::uuid`, Prisma.sql`c.detail = ${detail}`];
   if (filters.feedbackType !== undefined) terms.push(Prisma.sql`c."feedbackType" = ${filters.feedbackType}`);
   const trigger = filters.trigger;
@@ -113,22 +117,30 @@ export function cellsStatement(query: CellsQuery): Prisma.Sql {
   if (slots.length > 0) {
     const fractions = metrics.flatMap((m) => m.percentiles.map((p) => p.fraction));
     ctes.push(
-      Prisma.sql`hist AS (SELECT b, path, bin, sum(n) AS n FROM entries WHERE kind = 'h' GROUP BY GROUPING SETS ((b, path, bin), (path, bin)))`,
+      Prisma.sql`hist AS (
+        SELECT b, path, bin, sum(n) AS n FROM entries WHERE kind = 'h' GROUP BY b, path, bin
+        UNION ALL
+        SELECT NULL, path, bin, sum(n) FROM entries WHERE kind = 'h' GROUP BY path, bin)`,
       Prisma.sql`cum AS (
-        SELECT b, path, bin, n, sum(n) OVER (PARTITION BY b, path ORDER BY bin) - n AS below, (sum(n) OVER (PARTITION BY b, path))::float8 AS total FROM hist)`,
-      Prisma.sql`extremes AS (SELECT b, path, min(lo) AS lo, max(hi) AS hi FROM entries WHERE kind = 'x' GROUP BY GROUPING SETS ((b, path), (path)))`,
+        SELECT b, path, bin, n, sum(n) OVER w - n AS below, (sum(n) OVER (PARTITION BY b, path))::float8 AS total
+        FROM hist WINDOW w AS (PARTITION BY b, path ORDER BY bin))`,
+      Prisma.sql`extremes AS (
+        SELECT coalesce(b, -1) AS b, path, min(lo) AS lo, max(hi) AS hi FROM entries WHERE kind = 'x' GROUP BY GROUPING SETS ((b, path), (path)))`,
       Prisma.sql`wanted AS (SELECT * FROM unnest(${textArray(slots.map((s) => metrics[s.metric].jsonPath))}, ${`{${fractions.join(",")}}`}::float8[]) WITH ORDINALITY AS q(path, f, k))`,
-      // The bins holding ranks floor(r) and ceil(r), 0-based.
+      // The bins holding ranks floor(r) and ceil(r), 0-based: each is the one bin whose ranks
+      // [below, below + n) contain it.
       Prisma.sql`picked AS (
         SELECT c.b, c.path, q.k, q.f * (c.total - 1) AS r, c.total,
-          min(c.bin) FILTER (WHERE c.below + c.n > floor(q.f * (c.total - 1))) AS lo_bin,
-          min(c.bin) FILTER (WHERE c.below + c.n > ceil(q.f * (c.total - 1))) AS hi_bin
-        FROM cum c JOIN wanted q USING (path) GROUP BY c.b, c.path, q.k, q.f, c.total)`,
+          min(c.bin) FILTER (WHERE c.below <= floor(q.f * (c.total - 1)) AND floor(q.f * (c.total - 1)) < c.below + c.n) AS lo_bin,
+          min(c.bin) FILTER (WHERE c.below <= ceil(q.f * (c.total - 1)) AND ceil(q.f * (c.total - 1)) < c.below + c.n) AS hi_bin
+        FROM cum c JOIN wanted q USING (path)
+        WHERE c.below <= ceil(q.f * (c.total - 1)) AND floor(q.f * (c.total - 1)) < c.below + c.n
+        GROUP BY c.b, c.path, q.k, q.f, c.total)`,
       Prisma.sql`ranked_values AS (
         SELECT p.b, p.k, p.r,
           CASE WHEN floor(p.r) = 0 THEN e.lo WHEN floor(p.r) = p.total - 1 THEN e.hi ELSE greatest(e.lo, least(e.hi, feedback_stat_bin_value(p.lo_bin))) END AS lo_value,
           CASE WHEN ceil(p.r) = 0 THEN e.lo WHEN ceil(p.r) = p.total - 1 THEN e.hi ELSE greatest(e.lo, least(e.hi, feedback_stat_bin_value(p.hi_bin))) END AS hi_value
-        FROM picked p JOIN extremes e ON e.path = p.path AND e.b IS NOT DISTINCT FROM p.b)`,
+        FROM picked p JOIN extremes e ON e.path = p.path AND e.b = coalesce(p.b, -1))`,
     );
     selects.push(Prisma.sql`SELECT 'q', b, lo_value + (r - floor(r)) * (hi_value - lo_value), NULL, (k - 1)::int, NULL FROM ranked_values`);
   }

@@ -3,6 +3,7 @@ import { badRequest } from "@/lib/contract/errors";
 import { resolveFeedbackProject } from "./project-access";
 import { canonicalizeRefText } from "./refs";
 import { type StatsMetric, resolveMetrics } from "./stats-metrics";
+import { type CellsQuery, readsDetailCells } from "./stats-cells-sql";
 import { cellCover, MAX_AGGREGATED_DEPTH } from "./stats-cover";
 import { type BucketResult, type CategoryRow, queryCellStats, queryStats, type StatsResults, statKey } from "./stats-query";
 import type { FeedbackStatsBody, FeedbackStatsResult } from "./stats-schema";
@@ -83,15 +84,21 @@ export function planStats(projectId: string, body: FeedbackStatsBody, now = new 
   return { end, granularity: grid.granularity, bucketStarts: grid.starts.map((t) => new Date(t)), metrics, filters: statsFilters(projectId, body, start, end) };
 }
 
-/** From the cells where they answer, else from the rows. */
-async function statsResults({ filters, bucketStarts, metrics }: StatsPlan): Promise<{ results: StatsResults; source: StatsSource }> {
-  const aggregated = metrics.every((m) => m.keys.length <= MAX_AGGREGATED_DEPTH);
+/** What the cells can answer of a request; undefined when they cannot: a path deeper than they
+ *  walk, percentiles with a type or trigger filter (those cells have no histograms), no cell inside. */
+export function cellQuery({ filters, bucketStarts, metrics }: StatsPlan): CellsQuery | undefined {
+  if (metrics.some((m) => m.keys.length > MAX_AGGREGATED_DEPTH)) return undefined;
+  if (readsDetailCells(filters) && metrics.some((m) => m.percentiles.length > 0)) return undefined;
   const cover = cellCover(bucketStarts.map((d) => d.getTime()), filters.start.getTime(), filters.end.getTime());
-  if (aggregated && cover.cells.length > 0) {
-    const results = await queryCellStats({ filters, bucketStarts, metrics, cover });
-    if (results) return { results, source: cover.raw.length > 0 ? "aggregates+raw" : "aggregates" };
-  }
-  return { results: await queryStats(filters, bucketStarts, metrics), source: "raw" };
+  return cover.cells.length > 0 ? { filters, bucketStarts, metrics, cover } : undefined;
+}
+
+/** From the cells where they answer, else from the rows. */
+async function statsResults(plan: StatsPlan): Promise<{ results: StatsResults; source: StatsSource }> {
+  const query = cellQuery(plan);
+  const results = query && (await queryCellStats(query));
+  if (query && results) return { results, source: query.cover.raw.length > 0 ? "aggregates+raw" : "aggregates" };
+  return { results: await queryStats(plan.filters, plan.bucketStarts, plan.metrics), source: "raw" };
 }
 
 export async function feedbackStats(principal: Principal, body: FeedbackStatsBody, now = new Date()): Promise<{ stats: FeedbackStatsResult; source: StatsSource }> {

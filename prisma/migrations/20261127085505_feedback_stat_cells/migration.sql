@@ -64,7 +64,7 @@ CREATE FUNCTION feedback_stat_leaves(payloads JSONB[]) RETURNS TABLE (i BIGINT, 
 $$;
 
 -- Adds (sign 1) or removes (sign -1) rows' shares of their cells: per UTC span of 15 min, 1 h and
--- 1 day, of the whole project and of the row's type and trigger_ref.
+-- 1 day, of the whole project and of the row's type and trigger_ref (without histograms).
 CREATE FUNCTION feedback_stats_apply(rows "FeedbackStatRow"[], sign INTEGER) RETURNS VOID LANGUAGE plpgsql AS $$
 DECLARE
   deltas "FeedbackStatCell"[];
@@ -104,6 +104,8 @@ BEGIN
       CASE WHEN s.detail THEN e."feedbackType" ELSE '' END AS "feedbackType", CASE WHEN s.detail THEN coalesce(e."triggerRef", '') ELSE '' END AS "triggerRef",
       e.kind, e.category, e.bin, count(*) AS n, sum(e.num) AS sum, min(e.x) AS lo, max(e.x) AS hi, sum(e.t)::bigint AS t
     FROM entries e CROSS JOIN (VALUES (900, interval '900 s'), (3600, interval '1 hour'), (86400, interval '1 day')) lv(level, span) CROSS JOIN (VALUES (false), (true)) s(detail)
+    -- Histograms for the whole project only: per type and trigger they would be most of the cells.
+    WHERE NOT (s.detail AND e.kind = 'h')
     GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10
   )
   SELECT array_agg(ROW(c.*)::"FeedbackStatCell" ORDER BY c."projectId", c.detail, c.level, c.path, c.start, c."feedbackType", c."triggerRef", c.kind, c.category, c.bin)
