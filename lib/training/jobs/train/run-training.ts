@@ -6,7 +6,7 @@
 // the runner owns everything that touches the database.
 import { AdamW } from "@/lib/engine/model/adamw";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
-import { readPackedBase, readTrainableGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
+import { readTrainableGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
 import { readLoraGguf, writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
 import { str, u32, type GgufMetadata } from "@/lib/engine/gguf/values";
 import { annealVocabulary, type TrainingVocabulary } from "@/lib/engine/tokenizer/training-vocabulary";
@@ -81,8 +81,7 @@ const RL_TOKENS_PER_STEP = 8192;
 /** Trains and writes the checkpoint; returns the checkpoint's training metrics (`train/...`).
  *  `vocabulary`: the start file's (loadTrainingVocabulary); Anneal's own tokenizer when absent. */
 export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary?: TrainingVocabulary): Record<string, number> {
-  // A LoRA base stays packed as its file stores it (frozen-base.ts); full weights train in float32.
-  const start = task.lora ? readPackedBase(task.startGguf) : readTrainableGguf(task.startGguf);
+  const start = readTrainableGguf(task.startGguf);
   // The API gives a base Anneal did not make LoRA models only; a model created otherwise is refused here.
   if (!start.own && !task.lora) throw new Error("This model trains full weights, but its base was not made by Anneal: such a base trains LoRA adapters only.");
   const lora = task.lora ? engineLoraConfig(task.lora.settings) : null;
