@@ -36,6 +36,8 @@ export default defineConfig({
           // build, with TEST_DATABASE_URL (scripts/test.mjs).
           name: "topology",
           include: ["tests/**/*.topology.test.ts"],
+          // Each file runs a deployment of four processes: one at a time on a 2-core machine.
+          fileParallelism: false,
           testTimeout: 180_000,
           hookTimeout: 180_000,
         },
