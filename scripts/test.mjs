@@ -55,7 +55,7 @@ if (run("production build", bin("next"), ["build"])) {
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
   }
-  // Two web processes and two workers on one PostgreSQL, killed mid-work (tests/topology/).
+  // Two web processes and two workers on one PostgreSQL, killed mid-work, and 3 minutes of bench:soak (tests/topology/).
   if (process.env.TEST_DATABASE_URL) vitest("topology test on PostgreSQL", "topology", "topology", {});
 }
 
