@@ -105,7 +105,7 @@ while (state.step < total) {
   const stepStarted = performance.now();
   const batch = trainingBatch(tokenizer, shape, settings.corpusSeed, state.step, settings.corpusVersion);
   const { loss } = trainStep(model, optimizer, batch, learningRate(settings.schedule, state.step));
-  const realTokens = batch.targets.reduce((n, t) => n + (t >= 0 ? 1 : 0), 0) + batch.conversations;
+  const realTokens = batch.realTokens;
   smoothLoss = Number.isNaN(smoothLoss) ? loss : 0.95 * smoothLoss + 0.05 * loss;
   state = {
     step: state.step + 1,

@@ -45,7 +45,7 @@ const envSchema = z.object({
    *  of the lease a failover waits anyway, at ~1–2% of tiny-chat's training time (a 12 MB save). */
   ANNEAL_TRAINING_SAVE_STEPS: z.coerce.number().int().min(0).default(500),
   ANNEAL_TRAINING_SAVE_SECONDS: z.coerce.number().min(0).default(10),
-  /** RL jobs: training rows (a trajectory's histories) per gradient step, within RL_TOKENS_PER_STEP
+  /** RL jobs: training rows (a trajectory's histories) per gradient step, within rlTokensPerStep
    *  padded tokens. Measured on tiny-chat-2's arithmetic: at 16 a step's gradient was mostly noise
    *  and held-out accuracy fell; at 128 it rose (docs/decisions.md, "RL: 128 rows per step"). */
   ANNEAL_RL_ROWS_PER_STEP: z.coerce.number().int().min(1).max(4096).default(128),

@@ -2,9 +2,11 @@
 // llama.cpp serves as is: `llama` architecture hyperparameters, the tokenizer and chat template, and
 // every weight as F32 (writeLlamaGguf, readLlamaGguf). The chat models people download (llama, qwen2,
 // qwen3 in llama.cpp's layout, any weight type readTensor decodes) are read as LoRA bases
-// (readTrainableGguf); trainableLayout says from the header whether, and why not, a file can be trained.
+// (readTrainableGguf; readPackedBase keeps their matrices in the file's encoding); trainableLayout says from the header whether, and why not, a file can be trained.
 
+import { packedWeightFromTensor } from "../kernels/packed-weight";
 import type { LlamaArch, LlamaConfig, LlamaWeights } from "../model/config";
+import type { BaseWeights, Weight } from "../model/frozen-base";
 import { archOf, configProblems, headDim, isPlainLlama, ROPE_FREQS, tensorShapes, weightShapes } from "../model/config";
 import { tokenizerFromGguf, tokenizerToGguf } from "../tokenizer/tokenizer-gguf";
 import type { Tokenizer } from "../tokenizer/tokenizer";
@@ -218,11 +220,12 @@ function annealOwnReason(file: GgufFile, config: LlamaConfig): string | null {
   return other === undefined ? null : `metadata ${other} is not a key Anneal writes`;
 }
 
-/** A GGUF the trainer can train (see trainableLayout) with its weights read as float32. */
-export interface TrainableGgufContents {
+/** A GGUF the trainer can train (see trainableLayout) with its weights read as float32, or (W =
+ *  Weight, readPackedBase) its matrices kept in their file encoding. */
+export interface TrainableGgufContents<W extends Weight = Float32Array> {
   config: LlamaConfig;
   /** Every learned tensor (weightShapes(config)); rope_freqs is in config.ropeFreqFactors. */
-  weights: LlamaWeights;
+  weights: Record<string, W>;
   /** Every key in the file. */
   metadata: GgufMetadata;
   /** Written by Anneal: full-weight training, and writing the result with writeLlamaGguf, are for
@@ -234,22 +237,29 @@ export interface TrainableGgufContents {
 }
 
 /** Reads a GGUF the trainer can train (see trainableLayout, whose UntrainableGguf it throws). */
-export const readTrainableGguf = (path: string): TrainableGgufContents => readGguf(path, false);
+export const readTrainableGguf = (path: string): TrainableGgufContents => readGguf(path, false, false) as TrainableGgufContents;
+
+/** readTrainableGguf with every matrix kept packed as the file stores it (F32 included), the 1-D
+ *  tensors as float32: a LoRA model's frozen base (model/frozen-base.ts), at the file's size. */
+export const readPackedBase = (path: string): TrainableGgufContents<Weight> => readGguf(path, false, true);
 
 /** Reads a GGUF Anneal wrote (its base models and checkpoints, with their tokenizer); any other
  *  throws UntrainableGguf saying why (trainableLayout's reason, or why it is not Anneal's). */
 export function readLlamaGguf(path: string): LlamaGgufContents {
-  const { config, weights, metadata, tokenizer } = readGguf(path, true);
-  return { config, weights, metadata, tokenizer: tokenizer! };
+  const { config, weights, metadata, tokenizer } = readGguf(path, true, false);
+  return { config, weights: weights as LlamaWeights, metadata, tokenizer: tokenizer! };
 }
 
-function readGguf(path: string, ownOnly: boolean): TrainableGgufContents {
+function readGguf(path: string, ownOnly: boolean, packed: boolean): TrainableGgufContents<Weight> {
   const file = openGguf(path);
   try {
     const layout = trainableLayout(file);
     if (ownOnly && !layout.own) refuse(`not a model Anneal wrote: ${layout.foreign}`);
-    const weights: LlamaWeights = {};
-    for (const name of Object.keys(weightShapes(layout.config))) weights[name] = file.readTensor(name);
+    const weights: BaseWeights = {};
+    for (const [name, shape] of Object.entries(weightShapes(layout.config))) {
+      const info = file.tensors.find((t) => t.name === name)!;
+      weights[name] = packed && shape.length === 2 ? packedWeightFromTensor(info, file.readTensorBytes(name)) : file.readTensor(name);
+    }
     const tokenizer = layout.own ? tokenizerFromGguf(file.metadata) : null;
     return { config: layout.config, weights, metadata: file.metadata, own: layout.own, tokenizer };
   } finally {

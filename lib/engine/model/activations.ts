@@ -1,5 +1,9 @@
 // Every buffer one forward/backward pass needs, allocated once for a number of token rows
 // M = batch·seqLen and reused across steps (a training step allocates nothing). Shapes in rows.
+// With recompute (activation checkpointing) only each block's input is kept from forward, and one
+// block's activations are shared by all blocks: backward runs a block's forward again just before
+// its backward. Without it every block keeps its own. The output head's buffers are a bounded
+// chunk of positions (layers/output-head.ts), not [M,V].
 // LoRA adds little: each adapter keeps u [M,rank] (not its input, which the block keeps anyway),
 // plus shared scratch: du [M,rank] and, with dropout, two [M,max(D,F)] buffers for the mask and
 // the dropped input (regenerated in backward, never kept per adapter). Q = nHeads·headDim is the
@@ -52,30 +56,44 @@ export interface BlockScratch {
   frozenGain: Float32Array;
 }
 
+/** The model's default (LlamaModelOptions.recompute): recompute in LoRA mode, keep all in full mode. */
+export const recomputesByDefault = (lora: LoraConfig | null): boolean => lora !== null;
+
+/** Bytes of these buffers per token row of a step (every one of them scales with the rows): the
+ *  memory a training step's activations take is this × its padded tokens, plus the head's fixed chunk. */
+export function activationBytesPerToken(c: LlamaConfig, lora: LoraConfig | null, recompute = recomputesByDefault(lora)): number {
+  const a = new Activations(c, 1, lora, recompute);
+  const blocks = a.recompute ? [a.block(0)] : Array.from({ length: c.nLayers }, (_, l) => a.block(l));
+  const arrays = [
+    ...a.residual, ...blocks.flatMap((b) => [...Object.values(b).filter((v) => v instanceof Float32Array), ...Object.values(b.loraU)]),
+    ...Object.values(a.scratch), a.xnFinal, a.rstdFinal, a.logitsLse, a.logprobs, a.entropies, a.dResidual,
+  ] as Float32Array[];
+  return arrays.reduce((n, x) => n + x.byteLength, 0) - (lora ? 4 * Math.max(c.dim, headDim(c)) : 0); // frozenGain does not scale
+}
+
 export class Activations {
   readonly rows: number;
   /** residual[l] is block l's input, residual[nLayers] the last block's output: [M,D] each. */
   readonly residual: Float32Array[];
-  readonly blocks: BlockActivations[];
+  /** One per block, or a single shared one with recompute: use block(l). */
+  private readonly blocks: BlockActivations[];
   readonly scratch: BlockScratch;
   readonly xnFinal: Float32Array; // [M,D]
   readonly rstdFinal: Float32Array; // [M]
-  /** [M,V] logits; backward overwrites them with their gradient. */
-  readonly logits: Float32Array;
-  readonly logitsLse: Float32Array; // [M]
+  readonly logitsLse: Float32Array; // [M] the head's log-sum-exp per position
   readonly logprobs: Float32Array; // [M]
   readonly entropies: Float32Array; // [M]
   /** [M,D] ∂L/∂residual, carried down through the blocks. */
   readonly dResidual: Float32Array;
 
-  constructor(c: LlamaConfig, rows: number, lora: LoraConfig | null = null) {
+  constructor(c: LlamaConfig, rows: number, lora: LoraConfig | null, readonly recompute: boolean) {
     const M = rows;
     const [Q, kvD] = [qDim(c), kvDim(c)];
     const qkNorm = c.qkNorm ? M : 0; // rows of the per-head norm buffers
     const f = (n: number) => new Float32Array(n);
     this.rows = M;
     this.residual = Array.from({ length: c.nLayers + 1 }, () => f(M * c.dim));
-    this.blocks = Array.from({ length: c.nLayers }, () => ({
+    this.blocks = Array.from({ length: recompute ? 1 : c.nLayers }, () => ({
       xn1: f(M * c.dim), rstd1: f(M), q: f(M * Q), k: f(M * kvD), v: f(M * kvD),
       qPre: f(qkNorm * Q), kPre: f(qkNorm * kvD), rstdQ: f(qkNorm * c.nHeads), rstdK: f(qkNorm * c.nKvHeads), att: f(M * Q),
       lse: f(M * c.nHeads), resMid: f(M * c.dim), xn2: f(M * c.dim), rstd2: f(M),
@@ -90,10 +108,14 @@ export class Activations {
     };
     this.xnFinal = f(M * c.dim);
     this.rstdFinal = f(M);
-    this.logits = f(M * c.vocabSize);
     this.logitsLse = f(M);
     this.logprobs = f(M);
     this.entropies = f(M);
     this.dResidual = f(M * c.dim);
+  }
+
+  /** Block l's activations (with recompute, the one set every block shares). */
+  block(l: number): BlockActivations {
+    return this.blocks[this.recompute ? 0 : l];
   }
 }

@@ -13,20 +13,21 @@ import { biasBackward, biasForward } from "./layers/bias";
 import { linearBackward, linearForward } from "./layers/linear";
 import { dropoutStream, loraBackward, loraForward, type LoraDropout, type LoraPath } from "./layers/lora";
 import { ropeBackward, ropeForward, type RopeTable } from "./layers/rope";
+import type { Weight } from "./frozen-base";
 import type { LoraTarget } from "./lora";
-import type { ParameterSet } from "./parameters";
 
-/** One block's tensors (weights or their gradients), named after the GGUF tensors. */
-export interface BlockTensors {
+/** One block's tensors (weights or their gradients), named after the GGUF tensors. The seven
+ *  projections are W (float32, or packed in a LoRA model's frozen base); the rest is float32. */
+export interface BlockTensors<W extends Weight = Float32Array> {
   attnNorm: Float32Array; // [D]
-  q: Float32Array; // [Q,D]
-  k: Float32Array; // [kvD,D]
-  v: Float32Array; // [kvD,D]
-  output: Float32Array; // [D,Q]
+  q: W; // [Q,D]
+  k: W; // [kvD,D]
+  v: W; // [kvD,D]
+  output: W; // [D,Q]
   ffnNorm: Float32Array; // [D]
-  gate: Float32Array; // [F,D]
-  up: Float32Array; // [F,D]
-  down: Float32Array; // [D,F]
+  gate: W; // [F,D]
+  up: W; // [F,D]
+  down: W; // [D,F]
   /** config.qkvBias: [Q], [kvD], [kvD] */
   qBias?: Float32Array;
   kBias?: Float32Array;
@@ -36,12 +37,20 @@ export interface BlockTensors {
   kNorm?: Float32Array;
 }
 
-export function blockTensors(params: ParameterSet, layer: number, of: "value" | "grad"): BlockTensors {
-  const t = (name: string) => params[of](`blk.${layer}.${name}`);
-  const optional = (name: string) => (params.has(`blk.${layer}.${name}`) ? t(name) : undefined);
+/** Where a block's tensors come from: a 1-D tensor is float32, a matrix of type W. */
+export interface TensorSource<W extends Weight> {
+  has(name: string): boolean;
+  vector(name: string): Float32Array;
+  matrix(name: string): W;
+}
+
+export function blockTensors<W extends Weight>(source: TensorSource<W>, layer: number): BlockTensors<W> {
+  const m = (name: string) => source.matrix(`blk.${layer}.${name}`);
+  const v = (name: string) => source.vector(`blk.${layer}.${name}`);
+  const optional = (name: string) => (source.has(`blk.${layer}.${name}`) ? v(name) : undefined);
   return {
-    attnNorm: t("attn_norm.weight"), q: t("attn_q.weight"), k: t("attn_k.weight"), v: t("attn_v.weight"), output: t("attn_output.weight"),
-    ffnNorm: t("ffn_norm.weight"), gate: t("ffn_gate.weight"), up: t("ffn_up.weight"), down: t("ffn_down.weight"),
+    attnNorm: v("attn_norm.weight"), q: m("attn_q.weight"), k: m("attn_k.weight"), v: m("attn_v.weight"), output: m("attn_output.weight"),
+    ffnNorm: v("ffn_norm.weight"), gate: m("ffn_gate.weight"), up: m("ffn_up.weight"), down: m("ffn_down.weight"),
     qBias: optional("attn_q.bias"), kBias: optional("attn_k.bias"), vBias: optional("attn_v.bias"),
     qNorm: optional("attn_q_norm.weight"), kNorm: optional("attn_k_norm.weight"),
   };
@@ -50,7 +59,7 @@ export function blockTensors(params: ParameterSet, layer: number, of: "value" | 
 /** One block's parameters as a pass uses them. */
 export interface BlockParams {
   layer: number;
-  w: BlockTensors;
+  w: BlockTensors<Weight>;
   /** Weight gradients; null when the weights are frozen: no dW is computed. */
   g: BlockTensors | null;
   /** LoRA adapters on this block's projections (none in full mode). */

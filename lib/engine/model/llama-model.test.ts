@@ -6,17 +6,21 @@ import { GRADCHECK_ARCHITECTURES, GRADCHECK_BATCH, GRADCHECK_CONFIG, referenceOb
 import type { LlamaConfig } from "./config";
 import { gradientError } from "./gradcheck";
 import { LlamaModel } from "./llama-model";
+import { LORA_TARGETS } from "./lora";
 import { randomNormal } from "./random-tensor";
 import { logSoftmax64, referenceForward } from "./reference";
 
 const tiny = GRADCHECK_CONFIG;
+const bits = (a: Float32Array) => Buffer.from(a.buffer, a.byteOffset, a.byteLength);
 const { tokens, targets, batchSize: B, seqLen: T } = GRADCHECK_BATCH;
 
 describe.each(kernelPaths.map((k) => [k.name, k] as const))("LlamaModel (%s kernels)", (_, kernels) => {
   describe.each(Object.entries(GRADCHECK_ARCHITECTURES))("%s", (arch, config) => {
     it("computes the float64 reference's logits, log-probs and entropies", () => {
       const model = roughModel(kernels, {}, config);
-      const { logits, logprobs } = model.forward({ tokens, targets, batchSize: B, seqLen: T });
+      const batch = { tokens, targets, batchSize: B, seqLen: T };
+      const logprobs = model.forward(batch).logprobs.slice();
+      const logits = model.logits(batch);
       const w = model.params.weights();
       for (let s = 0; s < B; s++) {
         const ref = referenceForward(config, w, tokens.subarray(s * T, (s + 1) * T));
@@ -49,6 +53,29 @@ describe.each(kernelPaths.map((k) => [k.name, k] as const))("LlamaModel (%s kern
       }
       console.log(`full-model gradcheck (${kernels.name}, ${arch}): worst error ${worst.toExponential(2)}`);
     });
+  });
+});
+
+describe.each(kernelPaths.map((k) => [k.name, k] as const))("recompute per layer (%s kernels)", (_, kernels) => {
+  // Every architecture, LoRA with dropout (its masks are drawn again in the recomputed forward) and full.
+  it.each(Object.keys(GRADCHECK_ARCHITECTURES).flatMap((arch) => [[arch, "lora"], [arch, "full"]] as const))(
+    "gives the bits of the gradients that keep every activation (%s, %s)", (arch, mode) => {
+    const config = GRADCHECK_ARCHITECTURES[arch];
+    const lora = mode === "lora" ? { config: { rank: 2, alpha: 3, dropout: 0.3, targets: LORA_TARGETS }, seed: 7 } : undefined;
+    const prng = new Prng(5);
+    const [a, b] = [randomNormal(prng, B * T), randomNormal(prng, B * T)];
+    const run = (recompute: boolean) => {
+      const model = roughModel(kernels, { lora, recompute }, config);
+      if (lora) for (const adapter of Object.values(model.adapters())) adapter.b.set(randomNormal(new Prng(8), adapter.b.length, 0.5));
+      const logprobs = model.forward({ tokens, targets, batchSize: B, seqLen: T }, { dropoutSeed: 11 }).logprobs.slice();
+      model.params.zeroGrads();
+      model.backward(a, b);
+      return { logprobs, grads: model.params.grads };
+    };
+    const [kept, recomputed] = [run(false), run(true)];
+    expect(bits(recomputed.logprobs).equals(bits(kept.logprobs))).toBe(true);
+    expect(recomputed.grads.some((g) => g !== 0)).toBe(true);
+    expect(bits(recomputed.grads).equals(bits(kept.grads))).toBe(true);
   });
 });
 

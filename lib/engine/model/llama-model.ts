@@ -1,7 +1,9 @@
 // The float32 llama model that Anneal trains: token embedding → nLayers blocks → output_norm →
-// output head → per-token log π(target) and entropy. Forward keeps every activation; backward
-// takes the gradient of any per-token objective w.r.t. those log-probs (and entropies) and
-// accumulates gradients into params.grads. Shapes: B sequences of T tokens, M = B·T rows.
+// output head → per-token log π(target) and entropy. Forward keeps what backward needs (every
+// block's activations, or only each block's input with recompute); backward takes the gradient of
+// any per-token objective w.r.t. those log-probs (and entropies) and accumulates gradients into
+// params.grads. The head runs a bounded chunk of positions at a time, and only where a position has
+// a target (layers/output-head.ts). Shapes: B sequences of T tokens, M = B·T rows.
 //
 // Two modes. Full: params holds every weight and all of them train. LoRA (options.lora): the
 // weights sit in a frozen set (base, no gradient buffer) and params holds only the adapters, so the
@@ -21,12 +23,14 @@
 //   clipGradNorm(model.params.grads, 1); optimizer.step(lr);
 import { defaultKernels, type Kernels } from "../kernels";
 import { Activations } from "./activations";
-import { blockBackward, blockForward, blockTensors, type BlockContext, type BlockParams } from "./block";
-import { configProblems, headDim, outputWeightName, ropeStyleOf, type LlamaConfig, type LlamaWeights } from "./config";
+import { gatherRows } from "../kernels/packed-weight";
+import { blockBackward, blockForward, blockTensors, type BlockContext, type BlockParams, type TensorSource } from "./block";
+import { decodeWeight, FrozenBase, isPacked, type BaseWeights, type Weight } from "./frozen-base";
+import { configProblems, headDim, outputWeightName, ropeStyleOf, type LlamaConfig } from "./config";
 import { initWeights } from "./init-weights";
 import { embeddingBackward, embeddingForward } from "./layers/embedding";
-import { linearBackward, linearForward } from "./layers/linear";
 import type { LoraPath } from "./layers/lora";
+import { OutputHead } from "./layers/output-head";
 import { ropeTable, type RopeTable } from "./layers/rope";
 import {
   initLoraAdapters, LORA_A, LORA_B, loadLoraAdapters, loraAdapterViews, loraScale, loraShapes, loraSites, loraTensorShapes,
@@ -46,25 +50,31 @@ export interface TokenBatch {
   seqLen: number;
 }
 
-/** Views into the model's buffers: valid until the next forward (logits: until backward). */
+/** Views into the model's buffers: valid until the next forward. */
 export interface ForwardResult {
   /** [M] log π(target) per position; 0 where target is −1. */
   logprobs: Float32Array;
-  /** [M] entropy of the predicted distribution per position (nats). */
+  /** [M] entropy of the predicted distribution per position with a target (nats); 0 elsewhere. */
   entropies: Float32Array;
-  /** [M,V] raw logits. */
-  logits: Float32Array;
 }
 
 export interface LlamaModelOptions {
   /** Initialise deterministically from this seed (default 1) unless weights are given. */
   seed?: number;
-  /** Start from these weights (e.g. read from a GGUF checkpoint) instead of a fresh init. */
-  weights?: LlamaWeights;
+  /** Start from these weights (e.g. read from a GGUF checkpoint) instead of a fresh init. Packed
+   *  matrices stay packed in LoRA mode (the frozen base) and are decoded to float32 in full mode. */
+  weights?: BaseWeights;
   /** Kernel implementation; defaults to the process-wide choice (native if built, else TypeScript). */
   kernels?: Kernels;
   /** Train LoRA adapters on frozen weights instead of the weights themselves. */
   lora?: LlamaModelLora;
+  /**
+   * Keep only each block's input from forward and recompute the block in backward (activation
+   * checkpointing): activations of one block instead of all, for about a third more compute.
+   * Default: on in LoRA mode (the large real bases), off in full mode (Anneal's own small bases,
+   * whose every activation fits, train faster without).
+   */
+  recompute?: boolean;
 }
 
 export interface LlamaModelLora {
@@ -94,8 +104,11 @@ export class LlamaModel {
   readonly config: LlamaConfig;
   /** What training updates: every weight (full mode) or the LoRA adapters. */
   readonly params: ParameterSet;
-  /** The llama weights forward reads: params itself in full mode, a frozen set in LoRA mode. */
-  readonly base: ParameterSet;
+  /** The llama weights forward reads: params itself in full mode; in LoRA mode the frozen base,
+   *  its matrices packed in their file encoding (frozen-base.ts). */
+  readonly base: ParameterSet | FrozenBase;
+  /** The base's tensors by name, as the layers read them. */
+  private readonly source: TensorSource<Weight>;
   /** The adapters' settings; null in full mode. */
   readonly lora: LoraConfig | null;
   readonly kernels: Kernels;
@@ -103,7 +116,9 @@ export class LlamaModel {
    *  tens of MB, and each position's entries do not depend on the table's length). */
   private rope: RopeTable | null = null;
   private readonly blocks: BlockParams[];
+  private readonly recompute: boolean;
   private activations: Activations | null = null;
+  private readonly head: OutputHead;
   /** The forward pass backward will differentiate; cleared by backward (it consumes the logits). */
   private pending: { batch: TokenBatch; ctx: BlockContext } | null = null;
 
@@ -114,16 +129,30 @@ export class LlamaModel {
     const lora = options.lora ?? null;
     if (lora) validateLoraConfig(lora.config);
     this.lora = lora ? { ...lora.config, targets: [...lora.config.targets] } : null;
-    this.base = ParameterSet.forModel(config, { frozen: lora !== null });
-    if (options.weights) this.base.load(options.weights);
-    else initWeights(this.base, config, options.seed ?? 1);
-    this.params = lora ? new ParameterSet(loraTensorShapes(config, lora.config)) : this.base;
+    this.recompute = options.recompute ?? lora !== null;
+    this.head = new OutputHead(config.dim, config.vocabSize);
+    const initial = () => {
+      const set = ParameterSet.forModel(config, { frozen: true });
+      initWeights(set, config, options.seed ?? 1);
+      return set.weights();
+    };
+    if (lora) {
+      const base = new FrozenBase(config, options.weights ?? initial());
+      [this.base, this.source] = [base, base];
+    } else {
+      const base = ParameterSet.forModel(config);
+      if (options.weights) base.load(Object.fromEntries(Object.entries(options.weights).map(([name, w]) => [name, decodeWeight(w)])));
+      else initWeights(base, config, options.seed ?? 1);
+      [this.base, this.source] = [base, { has: (n) => base.has(n), vector: (n) => base.value(n), matrix: (n) => base.value(n) }];
+    }
+    this.params = lora ? new ParameterSet(loraTensorShapes(config, lora.config)) : (this.base as ParameterSet);
+    const grads: TensorSource<Float32Array> = { has: (n) => this.params.has(n), vector: (n) => this.params.grad(n), matrix: (n) => this.params.grad(n) };
     if (lora?.adapters) loadLoraAdapters(this.params, config, lora.config, lora.adapters);
     else if (lora) initLoraAdapters(this.params, config, lora.config, lora.seed);
     this.blocks = Array.from({ length: config.nLayers }, (_, layer) => ({
       layer,
-      w: blockTensors(this.base, layer, "value"),
-      g: lora ? null : blockTensors(this.params, layer, "grad"),
+      w: blockTensors(this.source, layer),
+      g: lora ? null : blockTensors(grads, layer),
       lora: {},
     }));
     if (lora) for (const { layer, target, weight } of loraSites(config, lora.config)) this.blocks[layer].lora[target] = this.loraPath(weight);
@@ -137,41 +166,30 @@ export class LlamaModel {
   }
 
   forward(batch: TokenBatch, options: ForwardOptions = {}): ForwardResult {
-    this.checkBatch(batch);
-    const c = this.config;
-    const { batchSize: B, seqLen: T, tokens, targets } = batch;
-    const M = B * T;
-    if (!this.activations || this.activations.rows < M) this.activations = new Activations(c, M, this.lora);
-    const a = this.activations;
-    const dropout = this.lora && this.lora.dropout > 0 && options.dropoutSeed !== undefined ? { p: this.lora.dropout, seed: options.dropoutSeed } : null;
-    if (!this.rope || this.rope.seqLen < T) {
-      this.rope = ropeTable(T, headDim(c), c.ropeBase, { style: ropeStyleOf(c), freqFactors: c.ropeFreqFactors });
-    }
-    const ctx: BlockContext = {
-      kernels: this.kernels, config: c, rope: this.rope,
-      attention: { batch: B, seqLen: T, nHeads: c.nHeads, nKvHeads: c.nKvHeads, headDim: headDim(c) },
-      dropout,
-    };
-
-    embeddingForward(a.residual[0], this.base.value("token_embd.weight"), tokens, M, c.dim);
-    for (let l = 0; l < c.nLayers; l++) blockForward(ctx, this.blocks[l], a.blocks[l], a.residual[l], a.residual[l + 1], a.scratch);
-    this.kernels.rmsnormForward(a.xnFinal, a.rstdFinal, a.residual[c.nLayers], this.base.value("output_norm.weight"), M, c.dim, c.normEps);
-    linearForward(this.kernels, a.logits, a.xnFinal, this.base.value(outputWeightName(c)), M, c.dim, c.vocabSize);
-    this.kernels.tokenLogprobsForward(a.logprobs, a.entropies, a.logitsLse, a.logits, targets, M, c.vocabSize);
-
+    const { a, ctx } = this.trunk(batch, options);
+    const M = batch.batchSize * batch.seqLen;
+    this.head.forward(this.kernels, a.logprobs, a.entropies, a.logitsLse, a.xnFinal, this.source.matrix(outputWeightName(this.config)), batch.targets, M);
     this.pending = { batch, ctx };
-    return {
-      logprobs: a.logprobs.subarray(0, M),
-      entropies: a.entropies.subarray(0, M),
-      logits: a.logits.subarray(0, M * c.vocabSize),
-    };
+    return { logprobs: a.logprobs.subarray(0, M), entropies: a.entropies.subarray(0, M) };
+  }
+
+  /**
+   * The raw logits [P,V] at the given positions of the batch (row-major indices into [B,T]; all
+   * of them by default), for inference: generation, sampling, parity checks. No dropout; the
+   * batch's targets are ignored. It is not a training forward: a pending backward is dropped.
+   */
+  logits(batch: TokenBatch, positions?: ArrayLike<number>): Float32Array {
+    const { a } = this.trunk(batch, {});
+    this.pending = null;
+    const M = batch.batchSize * batch.seqLen;
+    return this.head.logitsAt(this.kernels, a.xnFinal, this.source.matrix(outputWeightName(this.config)), positions ?? Int32Array.from({ length: M }, (_, m) => m));
   }
 
   /**
    * Accumulates ∂L/∂params into params.grads (call params.zeroGrads() first for a fresh step;
    * skip it to accumulate micro-batches). dLogprobs[M] = ∂L/∂log π(target) per position (zero for
-   * untrained ones); dEntropies[M], if given, = ∂L/∂entropy (for an entropy bonus). Runs once per
-   * forward: it turns the logits into their gradient in place.
+   * untrained ones); dEntropies[M], if given, = ∂L/∂entropy (for an entropy bonus). Positions
+   * without a target carry neither. Runs once per forward.
    */
   backward(dLogprobs: Float32Array, dEntropies: Float32Array | null = null): void {
     if (!this.pending || !this.activations) throw new Error("backward needs a forward pass first (one backward per forward)");
@@ -183,21 +201,54 @@ export class LlamaModel {
     if (dLogprobs.length !== M || (dEntropies && dEntropies.length !== M))
       throw new Error(`backward expects ${M} per-token gradients (batchSize·seqLen)`);
 
-    this.kernels.tokenLogprobsBackward(a.logits, a.logitsLse, a.entropies, batch.targets, dLogprobs, dEntropies, M, c.vocabSize);
     const dxn = a.scratch.dxn;
-    const base = this.base;
+    const base = this.source;
     // A frozen base (LoRA) has no gradients: the head's dW is skipped, the final norm's gain
     // gradient goes to scratch, and the embedding (nothing below it) has no backward at all. A tied
     // head's dW and the embedding's scatter-add both land in token_embd's gradient, which sums them.
-    const grad = (name: string) => (base.frozen ? null : base.grad(name));
+    const grad = (name: string) => (this.lora ? null : this.params.grad(name));
     const head = outputWeightName(c);
-    linearBackward(this.kernels, dxn, grad(head), a.logits, a.xnFinal, base.value(head), M, c.dim, c.vocabSize, false);
+    this.head.backward(this.kernels, dxn, grad(head), a.xnFinal, base.matrix(head), batch.targets, a.logitsLse, a.entropies, dLogprobs, dEntropies, M);
     a.dResidual.fill(0, 0, M * c.dim);
     const normGrad = grad("output_norm.weight") ?? a.scratch.frozenGain.fill(0);
-    this.kernels.rmsnormBackward(a.dResidual, normGrad, dxn, a.residual[c.nLayers], base.value("output_norm.weight"), a.rstdFinal, M, c.dim);
-    for (let l = c.nLayers - 1; l >= 0; l--) blockBackward(ctx, this.blocks[l], a.blocks[l], a.residual[l], a.dResidual, a.scratch);
+    this.kernels.rmsnormBackward(a.dResidual, normGrad, dxn, a.residual[c.nLayers], base.vector("output_norm.weight"), a.rstdFinal, M, c.dim);
+    for (let l = c.nLayers - 1; l >= 0; l--) {
+      // Recompute: block l's activations again, from its kept input with the same dropout streams,
+      // so they are forward's bits (the last block's are still there). Its output lands on
+      // residual[l+1], which nothing reads any more, with the same values.
+      if (a.recompute && l < c.nLayers - 1) blockForward(ctx, this.blocks[l], a.block(l), a.residual[l], a.residual[l + 1], a.scratch);
+      blockBackward(ctx, this.blocks[l], a.block(l), a.residual[l], a.dResidual, a.scratch);
+    }
     const embeddingGrad = grad("token_embd.weight");
     if (embeddingGrad) embeddingBackward(embeddingGrad, a.dResidual, batch.tokens, M, c.dim);
+  }
+
+  // Embedding, blocks and the final norm: xnFinal[M,D], and what backward needs of them.
+  private trunk(batch: TokenBatch, options: ForwardOptions): { a: Activations; ctx: BlockContext } {
+    this.checkBatch(batch);
+    const c = this.config;
+    const { batchSize: B, seqLen: T, tokens } = batch;
+    const M = B * T;
+    if (!this.activations || this.activations.rows < M) {
+      this.activations = null; // let the old buffers go before the new ones are allocated
+      this.activations = new Activations(c, M, this.lora, this.recompute);
+    }
+    const a = this.activations;
+    const dropout = this.lora && this.lora.dropout > 0 && options.dropoutSeed !== undefined ? { p: this.lora.dropout, seed: options.dropoutSeed } : null;
+    if (!this.rope || this.rope.seqLen < T) {
+      this.rope = ropeTable(T, headDim(c), c.ropeBase, { style: ropeStyleOf(c), freqFactors: c.ropeFreqFactors });
+    }
+    const ctx: BlockContext = {
+      kernels: this.kernels, config: c, rope: this.rope,
+      attention: { batch: B, seqLen: T, nHeads: c.nHeads, nKvHeads: c.nKvHeads, headDim: headDim(c) },
+      dropout,
+    };
+    const embedding = this.source.matrix("token_embd.weight");
+    if (isPacked(embedding)) gatherRows(a.residual[0], embedding, tokens);
+    else embeddingForward(a.residual[0], embedding, tokens, M, c.dim);
+    for (let l = 0; l < c.nLayers; l++) blockForward(ctx, this.blocks[l], a.block(l), a.residual[l], a.residual[l + 1], a.scratch);
+    this.kernels.rmsnormForward(a.xnFinal, a.rstdFinal, a.residual[c.nLayers], this.source.vector("output_norm.weight"), M, c.dim, c.normEps);
+    return { a, ctx };
   }
 
   private loraPath(weight: string): LoraPath {

@@ -3,7 +3,7 @@
 // layouts, a batch, a model whose weights are scaled up so softmax, SwiGLU and the norms are exercised
 // in their curved regions, and the float64 objective the checks differentiate.
 import type { Kernels } from "../kernels";
-import type { LlamaConfig } from "../model/config";
+import { weightShapes, type LlamaConfig } from "../model/config";
 import { dot } from "../model/gradcheck";
 import { LlamaModel, type LlamaModelOptions, type TokenBatch } from "../model/llama-model";
 import { logSoftmax64, referenceForward, type ReferenceLora } from "../model/reference";
@@ -32,17 +32,18 @@ export const GRADCHECK_BATCH: TokenBatch = {
 // Init weights are ~0.02, which leaves the network almost linear: gains (and biases) become 1 ± 0.3
 // and matrices normal(0, 0.5).
 export function roughModel(kernels: Kernels, options: LlamaModelOptions = {}, config = GRADCHECK_CONFIG): LlamaModel {
-  const model = new LlamaModel(config, { seed: 3, kernels, ...options });
   const prng = new Prng(4);
-  for (const slot of model.base.slots) {
-    const w = model.base.value(slot.name);
-    for (let i = 0; i < w.length; i++) w[i] = slot.shape.length === 1 ? 1 + 0.3 * prng.normal() : 0.5 * prng.normal();
-  }
-  return model;
+  const weights = Object.fromEntries(Object.entries(weightShapes(config)).map(([name, shape]) => {
+    const w = new Float32Array(shape.reduce((a, b) => a * b, 1));
+    for (let i = 0; i < w.length; i++) w[i] = shape.length === 1 ? 1 + 0.3 * prng.normal() : 0.5 * prng.normal();
+    return [name, w];
+  }));
+  return new LlamaModel(config, { seed: 3, kernels, weights, ...options });
 }
 
-/** Σ_t a_t·log π_t + b_t·H_t over GRADCHECK_BATCH, in float64 from the reference forward (with
- *  LoRA adapters whose masks, if any, cover the whole batch's rows). */
+/** Σ_t a_t·log π_t + b_t·H_t over GRADCHECK_BATCH's positions with a target (the model computes
+ *  neither anywhere else), in float64 from the reference forward (with LoRA adapters whose masks,
+ *  if any, cover the whole batch's rows). */
 export function referenceObjective(
   w: Record<string, ArrayLike<number>>, a: Float32Array, b: Float32Array, lora: Record<string, ReferenceLora> = {}, c = GRADCHECK_CONFIG,
 ): number {
@@ -57,7 +58,8 @@ export function referenceObjective(
     for (let t = 0; t < T; t++) {
       const m = s * T + t;
       const row = logp.subarray(t * c.vocabSize, (t + 1) * c.vocabSize);
-      if (targets[m] >= 0) total += a[m] * row[targets[m]];
+      if (targets[m] < 0) continue;
+      total += a[m] * row[targets[m]];
       total -= b[m] * dot(row.map(Math.exp), row);
     }
   }

@@ -30,9 +30,10 @@ export function greedyGenerate(model: LlamaModel, prompts: readonly number[][], 
     const T = Math.max(...rows.map((i) => seqs[i].length));
     const tokens = new Int32Array(rows.length * T).fill(o.padId);
     rows.forEach((i, r) => tokens.set(seqs[i], r * T));
-    const { logits } = model.forward({ tokens, targets: new Int32Array(rows.length * T).fill(-1), batchSize: rows.length, seqLen: T });
+    const last = rows.map((i, r) => r * T + seqs[i].length - 1);
+    const logits = model.logits({ tokens, targets: new Int32Array(rows.length * T).fill(-1), batchSize: rows.length, seqLen: T }, last);
     rows.forEach((i, r) => {
-      const at = (r * T + seqs[i].length - 1) * V;
+      const at = r * V;
       let best = 0;
       for (let v = 1; v < V; v++) if (logits[at + v] > logits[at + best]) best = v;
       if (stops.has(best)) {

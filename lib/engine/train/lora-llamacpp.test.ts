@@ -76,9 +76,9 @@ describe("a trained LoRA adapter in llama.cpp", () => {
     for (const e of sampleExamples({ seed: 21, split: "heldout", count: 3 })) {
       const tokens = encodeChat(files.tokenizer, withAnswer(e)).ids;
       const batch = { tokens: Int32Array.from(tokens), targets: new Int32Array(tokens.length).fill(-1), batchSize: 1, seqLen: tokens.length };
-      const ours = logSoftmax64(model.forward(batch).logits, V);
+      const ours = logSoftmax64(model.logits(batch), V);
       const theirs = await llamaCppLogprobs(tokens);
-      const plain = logSoftmax64(base.forward(batch).logits, V);
+      const plain = logSoftmax64(base.logits(batch), V);
       expect(theirs.some(Number.isNaN)).toBe(false);
       for (let i = 0; i < ours.length; i++) {
         worst = Math.max(worst, Math.abs(ours[i] - theirs[i]));

@@ -10,15 +10,16 @@ describe("packConversations", () => {
   it("keeps conversations whole, targets inside each, and weights on assistant targets", () => {
     const b = packConversations(conversations.values(), { batchSize: 2, seqLen: 6, padId: 0, lossTokens: "assistant" });
     expect([...b.tokens]).toEqual([1, 2, 3, 4, 5, 0, 6, 7, 8, 9, 10, 0]);
-    expect([...b.targets]).toEqual([2, 3, -1, 5, -1, -1, 7, 8, 9, -1, -1, -1]);
+    expect([...b.targets]).toEqual([2, 3, -1, 5, -1, -1, -1, 8, 9, -1, -1, -1]); // no target where no loss
     expect([...b.weights]).toEqual([1, 1, 0, 1, 0, 0, 0, 1, 1, 0, 0, 0]);
-    expect(b.conversations).toBe(4);
+    expect([b.conversations, b.realTokens]).toEqual([4, 10]);
   });
 
   it("weights every target with lossTokens 'all' and stops when the rows are full", () => {
     const b = packConversations(conversations.values(), { batchSize: 1, seqLen: 6, padId: 0, lossTokens: "all" });
+    expect([...b.targets]).toEqual([2, 3, -1, 5, -1, -1]);
     expect([...b.weights]).toEqual([1, 1, 0, 1, 0, 0]);
-    expect(b.conversations).toBe(2);
+    expect([b.conversations, b.realTokens]).toEqual([2, 5]);
   });
 
   it("refuses a conversation longer than a row", () => {

@@ -1,7 +1,9 @@
 // Packs whole chat conversations into a [B,T] training batch: each row holds as many complete
 // conversations as fit, one after another, then padding. A conversation is never split across rows,
 // so the first one in a row starts at position 0 as at inference. Targets do not cross from one
-// conversation into the next (−1 at each conversation's last token and on padding).
+// conversation into the next (−1 at each conversation's last token and on padding), and a position
+// whose loss weight is 0 (a prompt token under "assistant") has none either: the model's output head
+// runs only where a target is.
 
 import type { TokenBatch } from "../model/llama-model";
 import type { EncodedChat } from "../tokenizer/chatml";
@@ -14,6 +16,8 @@ export interface PackedBatch extends TokenBatch {
   weights: Float32Array;
   /** Conversations packed. */
   conversations: number;
+  /** Their tokens (the batch's positions that are not padding). */
+  realTokens: number;
 }
 
 export function packConversations(
@@ -24,7 +28,7 @@ export function packConversations(
   const tokens = new Int32Array(B * T).fill(padId);
   const targets = new Int32Array(B * T).fill(-1);
   const weights = new Float32Array(B * T);
-  let row = 0, used = 0, packed = 0;
+  let row = 0, used = 0, packed = 0, realTokens = 0;
   while (row < B) {
     const next = conversations.next();
     if (next.done) break;
@@ -37,9 +41,10 @@ export function packConversations(
     }
     place(next.value, row * T + used, tokens, targets, weights, lossTokens);
     used += ids.length;
+    realTokens += ids.length;
     packed++;
   }
-  return { tokens, targets, weights, batchSize: B, seqLen: T, conversations: packed };
+  return { tokens, targets, weights, batchSize: B, seqLen: T, conversations: packed, realTokens };
 }
 
 /** One conversation per row, rows as long as the longest: a small fixed batch (e.g. held-out). */
@@ -50,13 +55,14 @@ export function conversationRows(conversations: readonly EncodedChat[], padId: n
   const targets = new Int32Array(B * T).fill(-1);
   const weights = new Float32Array(B * T);
   conversations.forEach((c, row) => place(c, row * T, tokens, targets, weights, lossTokens));
-  return { tokens, targets, weights, batchSize: B, seqLen: T, conversations: B };
+  return { tokens, targets, weights, batchSize: B, seqLen: T, conversations: B, realTokens: conversations.reduce((n, c) => n + c.ids.length, 0) };
 }
 
 function place({ ids, assistantMask }: EncodedChat, at: number, tokens: Int32Array, targets: Int32Array, weights: Float32Array, lossTokens: LossTokens): void {
   tokens.set(ids, at);
   for (let i = 0; i + 1 < ids.length; i++) {
-    targets[at + i] = ids[i + 1];
-    weights[at + i] = lossTokens === "all" || assistantMask[i + 1] ? 1 : 0;
+    const weight = lossTokens === "all" || assistantMask[i + 1] ? 1 : 0;
+    targets[at + i] = weight ? ids[i + 1] : -1;
+    weights[at + i] = weight;
   }
 }

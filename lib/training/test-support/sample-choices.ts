@@ -17,10 +17,11 @@ export function sampleChoices(model: LlamaModel, tokenizer: Tokenizer, prompt: C
     const T = promptIds.length + step;
     const tokens = new Int32Array(n * T).fill(tokenizer.tokenId(END_OF_TEXT)!);
     replies.forEach((r, i) => tokens.set([...promptIds, ...r.tokens], i * T));
-    const { logits } = model.forward({ tokens, targets: new Int32Array(n * T).fill(-1), batchSize: n, seqLen: T });
+    const last = Array.from({ length: n }, (_, i) => i * T + T - 1);
+    const logits = model.logits({ tokens, targets: new Int32Array(n * T).fill(-1), batchSize: n, seqLen: T }, last);
     replies.forEach((r, i) => {
       if (r.done) return;
-      const row = logits.subarray((i * T + T - 1) * V, (i * T + T) * V);
+      const row = logits.subarray(i * V, (i + 1) * V);
       const token = pickToken(row, { temperature: o.temperature }, o.rng);
       if (token === stop) {
         r.done = true;

@@ -6,7 +6,7 @@
 // the runner owns everything that touches the database.
 import { AdamW } from "@/lib/engine/model/adamw";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
-import { readTrainableGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
+import { readPackedBase, readTrainableGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
 import { readLoraGguf, writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
 import { str, u32, type GgufMetadata } from "@/lib/engine/gguf/values";
 import { annealVocabulary, type TrainingVocabulary } from "@/lib/engine/tokenizer/training-vocabulary";
@@ -24,6 +24,7 @@ import type { JobKind } from "../schemas";
 import { loadOptimizerState, saveOptimizerState } from "./optimizer-state";
 import { resumePointFrom, StateSaver, type SavedState, type SaveSettings } from "./state-saver";
 import type { ResumePoint } from "@/lib/training/resume-point";
+import { rlTokensPerStep } from "@/lib/training/rl/step-tokens";
 
 export interface TrainingTask {
   kind: JobKind;
@@ -51,7 +52,7 @@ export interface TrainingTask {
   save?: SaveSettings | null;
   /** A state an earlier attempt saved (absolute path): the job resumes from it if it fits. */
   resume?: string | null;
-  /** RL: training rows per gradient step (ANNEAL_RL_ROWS_PER_STEP), within RL_TOKENS_PER_STEP. */
+  /** RL: training rows per gradient step (ANNEAL_RL_ROWS_PER_STEP), within rlTokensPerStep. */
   rlRowsPerStep: number;
   /** Shared with the runner, which sets [0] to 1 when it shuts down: the state is saved after the
    *  step in progress and training stops (TrainingStopped), so the next attempt redoes no step. */
@@ -74,14 +75,11 @@ export interface TrainingHooks {
   report?(report: JobReport): void;
 }
 
-/** Padded tokens per RL micro-batch (one micro-batch = one gradient step): the memory bound of a
- *  step's activations, 16 rows of a 512-token context; rows per step: ANNEAL_RL_ROWS_PER_STEP. */
-const RL_TOKENS_PER_STEP = 8192;
-
 /** Trains and writes the checkpoint; returns the checkpoint's training metrics (`train/...`).
  *  `vocabulary`: the start file's (loadTrainingVocabulary); Anneal's own tokenizer when absent. */
 export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary?: TrainingVocabulary): Record<string, number> {
-  const start = readTrainableGguf(task.startGguf);
+  // A LoRA base stays packed as its file stores it (frozen-base.ts); full weights train in float32.
+  const start = task.lora ? readPackedBase(task.startGguf) : readTrainableGguf(task.startGguf);
   // The API gives a base Anneal did not make LoRA models only; a model created otherwise is refused here.
   if (!start.own && !task.lora) throw new Error("This model trains full weights, but its base was not made by Anneal: such a base trains LoRA adapters only.");
   const lora = task.lora ? engineLoraConfig(task.lora.settings) : null;
@@ -118,7 +116,10 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary
   if (task.kind === "rl") {
     const groups = parseTrajectoryGroups(task.data);
     const config = resolveRlConfig(experimentalConfigSchema.parse(task.config ?? {}), task.defaults);
-    const job = prepareRlJob({ groups, vocabulary, config, limits: { rows: task.rlRowsPerStep, tokens: RL_TOKENS_PER_STEP }, contextLength: start.config.contextLength });
+    // Padded tokens per step (one micro-batch): the model's activation bound (step-tokens.ts); no
+    // history may be longer, so no step exceeds it. Rows per step: ANNEAL_RL_ROWS_PER_STEP.
+    const tokens = rlTokensPerStep(start.config, lora);
+    const job = prepareRlJob({ groups, vocabulary, config, limits: { rows: task.rlRowsPerStep, tokens }, contextLength: Math.min(start.config.contextLength, tokens) });
     train(job.batches.length, (resume) => rlSteps(model, optimizer, job, config, resume, task.step));
     metrics = {
       "train/reward": job.stats.reward,
