@@ -10,6 +10,7 @@ import type { RlConfig } from "./experimental-config";
 import { dropoutSeedFor } from "@/lib/engine/model/lora";
 import { policyLoss } from "./policy-loss";
 import { precalculateLogprobs } from "./precalculate-logprobs";
+import { servedAbsLogRatio } from "./served-log-ratio";
 import type { GradientStepMetrics } from "../gradient-step";
 import type { PreparedRlJob, RlJobStats } from "./prepare-rl-job";
 
@@ -64,7 +65,12 @@ export function rlStep({ model, optimizer, batch, config, step, seed, stats, max
 /** Every step of a prepared job in order (precalculating π_old first when asked), or those after
  *  a resume point; the caller emits each step's metrics as it comes and may stop between steps. */
 export function* rlSteps(model: LlamaModel, optimizer: AdamW, job: PreparedRlJob, config: RlConfig, resume?: ResumePoint, seed = 0): Generator<GradientStepMetrics> {
+  // Before precalculate_logprobs replaces them: the served log-probs against the start weights'.
+  const served = !resume && job.batches.length > 0 ? servedAbsLogRatio(model, job.batches[0]) : null;
   if (config.precalculateLogprobs) precalculateLogprobs(model, job.batches);
   resume?.restore();
-  for (let i = resume?.step ?? 0; i < job.batches.length; i++) yield rlStep({ model, optimizer, batch: job.batches[i], config, step: i + 1, seed, stats: job.stats });
+  for (let i = resume?.step ?? 0; i < job.batches.length; i++) {
+    const metrics = rlStep({ model, optimizer, batch: job.batches[i], config, step: i + 1, seed, stats: job.stats });
+    yield i === 0 && served !== null ? { ...metrics, served_abs_log_ratio: served } : metrics;
+  }
 }
