@@ -22,10 +22,21 @@ CREATE TABLE "FeedbackStatCell" (
 -- AddForeignKey
 ALTER TABLE "FeedbackStatCell" ADD CONSTRAINT "FeedbackStatCell_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
+-- CreateTable
+CREATE TABLE "FeedbackStatPending" (
+    "id" BIGSERIAL NOT NULL,
+    "rows" JSONB NOT NULL,
+    "sign" INTEGER NOT NULL,
+
+    CONSTRAINT "FeedbackStatPending_pkey" PRIMARY KEY ("id")
+);
+
 -- Below: what keeps "FeedbackStatCell" in step with "Feedback" (docs/feedback.md, "Stats from
--- aggregates"). Statement triggers hand the rows a statement wrote or removed to
--- feedback_stats_apply, inside that statement's transaction, so a cell counts exactly the
--- committed rows whoever writes them (any route, a queue's submission, a cascade, psql).
+-- aggregates"). Statement triggers note the rows a statement wrote or removed in
+-- "FeedbackStatPending"; a deferred trigger hands them to feedback_stats_apply at commit, inside
+-- the writing transaction, so a cell counts exactly the committed rows whoever writes them (any
+-- route, a queue's submission, a cascade, psql), and a project's cells are locked only while its
+-- writers commit.
 -- feedback_stats_rebuild() recomputes every cell from the rows: this migration's backfill, and
 -- bench:stats' way of building them.
 
@@ -169,31 +180,36 @@ BEGIN
 END
 $$;
 
-CREATE FUNCTION feedback_stats_inserted() RETURNS TRIGGER LANGUAGE plpgsql AS $$
+-- A statement's rows, noted for the commit.
+CREATE FUNCTION feedback_stats_note() RETURNS TRIGGER LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM feedback_stats_apply(ARRAY(SELECT ROW(n."projectId", n."feedbackType", n."triggerRef", n.payload, n."createdAt")::"FeedbackStatRow" FROM new_rows n), 1);
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    INSERT INTO "FeedbackStatPending" (rows, sign)
+    SELECT jsonb_agg(jsonb_build_object('projectId', o."projectId", 'feedbackType', o."feedbackType", 'triggerRef', o."triggerRef", 'payload', o.payload, 'createdAt', o."createdAt")), -1
+    FROM old_rows o HAVING count(*) > 0;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO "FeedbackStatPending" (rows, sign)
+    SELECT jsonb_agg(jsonb_build_object('projectId', n."projectId", 'feedbackType', n."feedbackType", 'triggerRef', n."triggerRef", 'payload', n.payload, 'createdAt', n."createdAt")), 1
+    FROM new_rows n HAVING count(*) > 0;
+  END IF;
   RETURN NULL;
 END
 $$;
 
-CREATE FUNCTION feedback_stats_deleted() RETURNS TRIGGER LANGUAGE plpgsql AS $$
+-- At commit, each noted statement in the order written (a replace's removal before its insert).
+CREATE FUNCTION feedback_stats_flush() RETURNS TRIGGER LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM feedback_stats_apply(ARRAY(SELECT ROW(o."projectId", o."feedbackType", o."triggerRef", o.payload, o."createdAt")::"FeedbackStatRow" FROM old_rows o), -1);
+  PERFORM feedback_stats_apply(ARRAY(SELECT r FROM jsonb_populate_recordset(NULL::"FeedbackStatRow", NEW.rows) r), NEW.sign);
+  DELETE FROM "FeedbackStatPending" WHERE id = NEW.id;
   RETURN NULL;
 END
 $$;
 
-CREATE FUNCTION feedback_stats_updated() RETURNS TRIGGER LANGUAGE plpgsql AS $$
-BEGIN
-  PERFORM feedback_stats_apply(ARRAY(SELECT ROW(o."projectId", o."feedbackType", o."triggerRef", o.payload, o."createdAt")::"FeedbackStatRow" FROM old_rows o), -1);
-  PERFORM feedback_stats_apply(ARRAY(SELECT ROW(n."projectId", n."feedbackType", n."triggerRef", n.payload, n."createdAt")::"FeedbackStatRow" FROM new_rows n), 1);
-  RETURN NULL;
-END
-$$;
-
-CREATE TRIGGER feedback_stats_insert AFTER INSERT ON "Feedback" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION feedback_stats_inserted();
-CREATE TRIGGER feedback_stats_delete AFTER DELETE ON "Feedback" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION feedback_stats_deleted();
-CREATE TRIGGER feedback_stats_update AFTER UPDATE ON "Feedback" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION feedback_stats_updated();
+CREATE TRIGGER feedback_stats_insert AFTER INSERT ON "Feedback" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION feedback_stats_note();
+CREATE TRIGGER feedback_stats_delete AFTER DELETE ON "Feedback" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION feedback_stats_note();
+CREATE TRIGGER feedback_stats_update AFTER UPDATE ON "Feedback" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION feedback_stats_note();
+CREATE CONSTRAINT TRIGGER feedback_stats_flush AFTER INSERT ON "FeedbackStatPending" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION feedback_stats_flush();
 
 -- Every cell (of one project, or of all) again from the rows, a project's day at a time.
 CREATE FUNCTION feedback_stats_rebuild(project UUID DEFAULT NULL) RETURNS VOID LANGUAGE plpgsql AS $$
