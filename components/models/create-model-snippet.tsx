@@ -22,8 +22,10 @@ export function logGroupsSnippet(origin: string, modelId: string): string {
 
 export function Snippet({ code, label }: { code: string; label: string }) {
   return (
-    <div className="relative mt-4 w-full max-w-2xl text-left">
-      <pre aria-label={label} className="overflow-x-auto rounded-lg bg-zinc-950 p-4 pr-24 font-mono text-[12px] leading-relaxed text-zinc-100">
+    <div className="relative mt-4 w-full max-w-2xl min-w-0 text-left">
+      {/* Wrapped, never wider than the page: a long origin or JSON line breaks (anywhere, if it
+          must) instead of widening every box around it; Copy copies the command as written. */}
+      <pre aria-label={label} className="rounded-lg bg-zinc-950 p-4 pr-24 font-mono text-[12px] leading-relaxed whitespace-pre-wrap text-zinc-100 [overflow-wrap:anywhere]">
         <code>{code}</code>
       </pre>
       <div className="absolute top-2 right-2">

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import { CallsView } from "@/components/calls/calls-view";
 import { requestOrigin, requireTeamArea } from "@/lib/auth/console-session";
 
@@ -8,10 +7,8 @@ export const dynamic = "force-dynamic";
 
 export default async function CallsPage() {
   await requireTeamArea();
-  // The filters are read from the URL on the client (useSearchParams).
-  return (
-    <Suspense>
-      <CallsView origin={await requestOrigin()} />
-    </Suspense>
-  );
+  // No Suspense boundary around the view: one would hydrate after the shell, and data the shell's
+  // queries fetched meanwhile (the project list) would render at hydration unlike on the server
+  // (React error #418). Rendered per request, useSearchParams needs none.
+  return <CallsView origin={await requestOrigin()} />;
 }

@@ -1,5 +1,4 @@
 import type { Metadata } from "next";
-import { Suspense } from "react";
 import { FeedbackStatsView } from "@/components/feedback/feedback-stats-view";
 import { UsageView } from "@/components/usage/usage-view";
 import { PageHeader } from "@/components/ui/page-header";
@@ -23,10 +22,9 @@ export default async function StatsPage({ searchParams }: { searchParams: Promis
       <StatsTabs active={tab} />
       <div role="tabpanel" id={panelId(tab)} aria-labelledby={tabId(tab)}>
         {tab === "feedback" ? (
-          // The feedback view reads its selection from the URL on the client (useSearchParams).
-          <Suspense>
-            <FeedbackStatsView />
-          </Suspense>
+          // Not in a Suspense boundary, which would hydrate after the shell and render the project
+          // list the shell fetched meanwhile, unlike the server (React error #418; calls/page.tsx).
+          <FeedbackStatsView />
         ) : (
           <UsageView />
         )}
