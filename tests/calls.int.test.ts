@@ -85,7 +85,7 @@ describe("GET /v1/calls", () => {
       error: null,
       message_count: 2,
       preview: { input: "three", output: expect.any(String) },
-      feedback: { count: 0, by_type: {}, reactions: {} },
+      feedback: { count: 0, by_type: {}, reactions: {}, annotations: {} },
     });
     // The list never carries the recorded conversation unless asked.
     expect(call).not.toHaveProperty("messages");
@@ -258,13 +258,13 @@ describe("GET /v1/calls: feedback", () => {
     await getDb().feedback.create({ data: { projectId: elsewhere.id, feedbackType: "wandb.reaction.1", payload: { emoji: "👍" }, svcRef: refOf(call.untouched), wbUserId: other.admin.principal.user.id } });
   });
 
-  it("summarises each call's feedback: rows per type, reactions per emoji", async () => {
+  it("summarises each call's feedback: rows per type, reactions per emoji, annotation values per spec", async () => {
     const page = await list(team.admin.key, `?project=${project.ref}`);
     const byId = new Map(page.data.map((c) => [c.id, c.feedback]));
-    expect(byId.get(call.liked)).toEqual({ count: 4, by_type: { "wandb.reaction.1": 3, "wandb.note.1": 1 }, reactions: { "👍": 2, "👎": 1 } });
-    expect(byId.get(call.disliked)).toEqual({ count: 2, by_type: { "wandb.reaction.1": 1, "wandb.annotation.quality": 1 }, reactions: { "👎": 1 } });
-    expect(byId.get(call.scored)).toEqual({ count: 2, by_type: { "wandb.annotation.quality": 1, "wandb.annotation.correct": 1 }, reactions: {} });
-    expect(byId.get(call.untouched)).toEqual({ count: 0, by_type: {}, reactions: {} });
+    expect(byId.get(call.liked)).toEqual({ count: 4, by_type: { "wandb.reaction.1": 3, "wandb.note.1": 1 }, reactions: { "👍": 2, "👎": 1 }, annotations: {} });
+    expect(byId.get(call.disliked)).toEqual({ count: 2, by_type: { "wandb.reaction.1": 1, "wandb.annotation.quality": 1 }, reactions: { "👎": 1 }, annotations: { quality: [2] } });
+    expect(byId.get(call.scored)).toEqual({ count: 2, by_type: { "wandb.annotation.quality": 1, "wandb.annotation.correct": 1 }, reactions: {}, annotations: { quality: [4], correct: [true] } });
+    expect(byId.get(call.untouched)).toEqual({ count: 0, by_type: {}, reactions: {}, annotations: {} });
     const detail = callDetailSchema.parse((await json(api("GET", `/v1/calls/${call.liked}`, { bearer: team.admin.key }))).body);
     expect(detail.feedback).toEqual(byId.get(call.liked));
   });

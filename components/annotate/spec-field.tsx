@@ -1,14 +1,14 @@
 "use client";
 
-import { choicesOf, type FieldValue } from "@/lib/client/annotation-form";
+import { choicesOf, numericChoices, type FieldValue } from "@/lib/client/annotation-form";
 import type { QueueSpecDto } from "@/components/annotate/queries";
 import { PreferencePicker } from "@/components/annotate/preference-picker";
 import { Kbd } from "@/components/playground/kbd";
 import { INPUT_CLASS } from "@/components/ui/field";
 import { Segmented } from "@/components/ui/segmented";
 
-// One field of the annotation form, for one spec of the queue: choices (yes/no, a category) as
-// buttons numbered for the digit keys, a number, a text, a corrected reply, or the preferred one
+// One field of the annotation form, for one spec of the queue: choices (yes/no, a category, the
+// numbers of a small range) as buttons numbered for the digit keys, a number, a text, a corrected reply, or the preferred one
 // of the call's answers. `active` is the
 // field the keyboard acts on (j/k move it); focusing any control in it makes it active.
 
@@ -31,9 +31,31 @@ export const fieldDomId = (spec: QueueSpecDto) => `annotate-field-${spec.name}`;
 /** The typing control of a field (a number, text or reply), which Enter focuses. */
 export const inputDomId = (spec: QueueSpecDto) => `${fieldDomId(spec)}-input`;
 
+type NumericSpec = Extract<QueueSpecDto, { type: "numeric" }>;
+
+function NumberInput({ spec, value, error, errorId, labelId, onChange }: { spec: NumericSpec; value: FieldValue; error?: string; errorId?: string; labelId: string; onChange: (value: FieldValue) => void }) {
+  return (
+    <input
+      id={inputDomId(spec)}
+      aria-labelledby={labelId}
+      aria-describedby={errorId}
+      aria-invalid={error ? true : undefined}
+      type="number"
+      inputMode="decimal"
+      min={spec.min}
+      max={spec.max}
+      step={spec.integer ? 1 : "any"}
+      value={typeof value === "string" ? value : ""}
+      onChange={(e) => onChange(e.target.value === "" ? undefined : e.target.value)}
+      className={`${INPUT_CLASS} max-w-40`}
+    />
+  );
+}
+
 export function SpecField({ spec, value, error, active, choiceCount, onChange, onActivate }: SpecFieldProps) {
   const id = fieldDomId(spec);
   const choices = choicesOf(spec);
+  const numbers = numericChoices(spec);
   const range = spec.type === "numeric" && (spec.min !== undefined || spec.max !== undefined) ? ` (${spec.min ?? "−∞"} to ${spec.max ?? "∞"})` : "";
   const errorId = error ? `${id}-error` : undefined;
   return (
@@ -80,20 +102,20 @@ export function SpecField({ spec, value, error, active, choiceCount, onChange, o
           onChange={(choice) => onChange(value === choice ? undefined : choice)}
         />
       ) : spec.type === "numeric" ? (
-        <input
-          id={inputDomId(spec)}
-          aria-labelledby={`${id}-label`}
-          aria-describedby={errorId}
-          aria-invalid={error ? true : undefined}
-          type="number"
-          inputMode="decimal"
-          min={spec.min}
-          max={spec.max}
-          step={spec.integer ? 1 : "any"}
-          value={typeof value === "string" ? value : ""}
-          onChange={(e) => onChange(e.target.value === "" ? undefined : e.target.value)}
-          className={`${INPUT_CLASS} max-w-40`}
-        />
+        <div className="flex flex-wrap items-center gap-2">
+          {numbers && (
+            <Segmented
+              variant="choices"
+              aria-labelledby={`${id}-label`}
+              aria-describedby={errorId}
+              options={numbers.map((n) => ({ value: n, label: Number(n) >= 1 && Number(n) <= 9 ? <><Kbd>{n}</Kbd>{n}</> : n }))}
+              value={typeof value === "string" && numbers.includes(value) ? value : undefined}
+              onChange={(n) => onChange(value === n ? undefined : n)}
+            />
+          )}
+          {/* A whole-number range is all buttons; a decimal one keeps its input for values between them. */}
+          {!(numbers && spec.integer) && <NumberInput spec={spec} value={value} error={error} errorId={errorId} labelId={`${id}-label`} onChange={onChange} />}
+        </div>
       ) : (
         <textarea
           id={inputDomId(spec)}

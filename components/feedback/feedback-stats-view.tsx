@@ -7,6 +7,7 @@ import { granularityLabel } from "@/components/feedback/format";
 import { MetricBuilder } from "@/components/feedback/metric-builder";
 import { REFRESH_MS, useFeedbackStats, usePayloadKeys, useRefreshFeedback, type FeedbackStats } from "@/components/feedback/queries";
 import { CountChart, MetricChart } from "@/components/feedback/stats-charts";
+import { SpecMetricPicker } from "@/components/feedback/spec-metric-picker";
 import { StatsFilters } from "@/components/feedback/stats-filters";
 import type { MetricSpec, StatsSelection } from "@/components/feedback/stats-selection";
 import { useStatsSelection } from "@/components/feedback/use-stats-selection";
@@ -20,8 +21,8 @@ import { Skeleton } from "@/components/ui/skeleton";
 import { downloadText } from "@/lib/client/csv";
 import { bucketsCsv, flattenBucket, metricColumns } from "@/lib/client/feedback-stats";
 
-// Stats → Feedback: feedback over time for a project. Pick the range and filters, build metrics
-// from payload keys, and read a chart per metric, the window's stats and the rows behind them;
+// Stats → Feedback: feedback over time for a project. Pick the range and filters, chart an
+// annotation spec by name or build metrics from payload keys, and read a chart per metric, the window's stats and the rows behind them;
 // download the buckets as CSV. Everything re-reads every 10 s, so new feedback appears.
 
 const noSubscription = () => () => {};
@@ -59,7 +60,10 @@ export function FeedbackStatsView() {
           {keys.isError ? (
             <QueryError what="the payload keys" error={keys.error} retry={() => void keys.refetch()} />
           ) : (
-            <MetricBuilder metrics={selection.metrics} keys={keys.data} onChange={(metrics) => change({ metrics })} />
+            <div className="space-y-3">
+              <SpecMetricPicker selection={selection} onChange={change} />
+              <MetricBuilder metrics={selection.metrics} keys={keys.data} onChange={(metrics) => change({ metrics })} />
+            </div>
           )}
         </div>
       </Panel>

@@ -29,6 +29,16 @@ export function useSourceSpecs(source: JudgedSource): AnnotationSpec[] {
   return useAnnotationSpecs(project).data ?? [];
 }
 
+/** The queue's own corrected-reply spec (the first it asks for), to preselect; null for other sources. */
+export function useSourceCorrectedSpec(): (source: JudgedSource) => string | null {
+  const { data: workspace } = useWorkspace();
+  const queues = useTeamQueues(workspace?.team);
+  return (source) => {
+    if (source.kind !== "queue") return null;
+    return queues.data?.find((q) => q.id === source.queueId)?.specs.find((spec) => spec.type === "corrected_reply")?.name ?? "";
+  };
+}
+
 export function JudgedSourceFields({ value, onChange }: { value: JudgedSource; onChange: (source: JudgedSource) => void }) {
   const { data: workspace } = useWorkspace();
   const queues = useTeamQueues(workspace?.team);

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { EMPTY_RULE, ruleBody, RuleFields, type RuleDraft } from "@/components/jobs/judgement-rule";
-import { EMPTY_SOURCE, JudgedSourceFields, sourceBody, useSourceSpecs, type JudgedSource } from "@/components/jobs/judgement-source";
+import { EMPTY_SOURCE, JudgedSourceFields, sourceBody, useSourceCorrectedSpec, useSourceSpecs, type JudgedSource } from "@/components/jobs/judgement-source";
 import { LaunchActions } from "@/components/jobs/launch-actions";
 import { launchErrors } from "@/components/jobs/launch-errors";
 import { LeftOutList } from "@/components/jobs/left-out-list";
@@ -15,7 +15,7 @@ import { Button } from "@/components/ui/button";
 import { SelectField } from "@/components/ui/field";
 
 // SFT from human judgement: the calls of a queue (or a project) whose annotation passes a rule,
-// with corrected replies in place of the model's. "Build dataset" saves the JSONL file on the
+// with corrected replies in place of the model's (a queue's own corrected-reply spec is preselected). "Build dataset" saves the JSONL file on the
 // server and says what it used and left out; the job then trains the model on that file, and
 // keeps where it came from.
 
@@ -39,6 +39,7 @@ export function SftJudgementForm({ model }: { model: TrainedModel }) {
   const [rule, setRule] = useState<RuleDraft>(EMPTY_RULE);
   const [corrected, setCorrected] = useState("");
   const specs = useSourceSpecs(source);
+  const queueCorrectedSpec = useSourceCorrectedSpec();
   const build = useBuildSftDataset();
   const launch = useLaunchSft();
   const [local, setLocal] = useState<Record<string, string>>({});
@@ -76,7 +77,15 @@ export function SftJudgementForm({ model }: { model: TrainedModel }) {
   const buildError = launchErrors(build.error, []).form;
   return (
     <form onSubmit={onSubmit} className="space-y-4" noValidate aria-label="SFT from judgement">
-      <JudgedSourceFields value={source} onChange={changed(setSource)} />
+      <JudgedSourceFields
+        value={source}
+        onChange={changed((next: JudgedSource) => {
+          setSource(next);
+          // A queue that asks for a corrected reply: its corrections are what its annotators wrote for training.
+          const fix = queueCorrectedSpec(next);
+          if (fix !== null) setCorrected(fix);
+        })}
+      />
       {errors.source && <p className="-mt-2 text-xs text-red-600">{errors.source}</p>}
       <RuleFields specs={specs} value={rule} onChange={changed(setRule)} error={errors.rule} />
       {errors.rule && !rule.spec && <p className="-mt-2 text-xs text-red-600">{errors.rule}</p>}

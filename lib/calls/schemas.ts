@@ -48,6 +48,10 @@ export const listCallsQuery = pageQuerySchema
   });
 export type ListCallsQuery = z.infer<typeof listCallsQuery>;
 
+/** A call's annotation values in a list row: this many per spec, texts up to this long. */
+export const SHOWN_VALUES = 5;
+export const SHOWN_TEXT_LENGTH = 40;
+
 const message = z.record(z.string(), z.unknown());
 const count = z.number().int();
 
@@ -56,6 +60,11 @@ export const feedbackSummarySchema = z
     count,
     by_type: z.record(z.string(), count).describe("Rows per `feedback_type`: `wandb.note.1`, `wandb.annotation.<spec>`, …"),
     reactions: z.record(z.string(), count).describe("Reactions (`wandb.reaction.1`) per emoji: `{\"👍\": 2, \"👎\": 1}`."),
+    annotations: z
+      .record(z.string(), z.array(z.union([z.number(), z.boolean(), z.string()])))
+      .describe(
+        `Annotation values per spec name (\`wandb.annotation.<spec>\`), newest first, at most ${SHOWN_VALUES}: numbers, booleans and texts of at most ${SHOWN_TEXT_LENGTH} characters (longer texts, corrected replies and preferences are counted in by_type only).`,
+      ),
   })
   .describe("The feedback whose `svc_ref` is this call's ref.");
 export type FeedbackSummary = z.infer<typeof feedbackSummarySchema>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { QueueSpecDto } from "@/lib/queues/queue-schemas";
-import { choicesOf, initialForm, toSubmission, valueForDigit } from "./annotation-form";
+import { choicesOf, initialForm, numericChoices, toSubmission, valueForDigit } from "./annotation-form";
 
 const base = { ref: "svc:///t/p/object/x:d", version: 1, description: "" };
 const score: QueueSpecDto = { ...base, name: "score", type: "numeric", min: 1, max: 5, integer: true, required: true };
@@ -89,5 +89,12 @@ describe("a preferred choice", () => {
     expect(toSubmission([better], { values: { better: { preferred: 1, over: 0 } }, note: "" })).toEqual({ values: { better: { preferred: 1, over: 0 } } });
     expect(toSubmission([better], { values: { better: { preferred: 1 } }, note: "" })).toEqual({ errors: { better: "Pick the answer it is preferred over" } });
     expect(initialForm([better], { values: { better: { preferred: 0, over: 2 } }, note: null }, "").values.better).toEqual({ preferred: 0, over: 2 });
+  });
+
+  it("offers a numeric spec's whole numbers as buttons where its range is small", () => {
+    expect(numericChoices({ ...base, name: "score", type: "numeric", min: 1, max: 5, integer: true, required: true } as QueueSpecDto)).toEqual(["1", "2", "3", "4", "5"]);
+    expect(numericChoices({ ...base, name: "r", type: "numeric", min: 0, max: 9, required: true } as QueueSpecDto)).toHaveLength(10);
+    expect(numericChoices({ ...base, name: "wide", type: "numeric", min: 0, max: 100, required: true } as QueueSpecDto)).toBeNull();
+    expect(numericChoices({ ...base, name: "open", type: "numeric", min: 1, required: true } as QueueSpecDto)).toBeNull();
   });
 });

@@ -42,6 +42,15 @@ export function choicesOf(spec: QueueSpecDto): FieldValue[] | null {
   return null;
 }
 
+/** A numeric spec's whole numbers as buttons, where its range is small (at most 10 of them, like
+ *  1–5 or 0–9); null for an open or wide range, which is typed. Digit keys pick 1–9 either way. */
+export function numericChoices(spec: QueueSpecDto): string[] | null {
+  if (spec.type !== "numeric" || spec.min === undefined || spec.max === undefined) return null;
+  const [low, high] = [Math.ceil(spec.min), Math.floor(spec.max)];
+  if (high < low || high - low > 9) return null;
+  return Array.from({ length: high - low + 1 }, (_, i) => String(low + i));
+}
+
 /**
  * Picking the call's answer `index` for a preferred choice: with two answers the other is the one
  * it is preferred over; with more, the first pick is the preferred answer and the next (another
