@@ -1,8 +1,9 @@
 import { Prisma } from "@/lib/db/generated/client";
 import { MAX_CATEGORIES, type StatsMetric } from "./stats-metrics";
 
-// The statement of POST /feedback/stats, the same on PostgreSQL and PGlite. Its rows are the
-// aggregates only, of three kinds:
+// The statement of POST /feedback/stats on the rows (where the aggregate cells do not answer:
+// stats.ts, stats-cells-sql.ts), the same on PostgreSQL and PGlite. Its rows are the aggregates
+// only, of three kinds:
 //   't'  per bucket (b = 1..n) and for the window (b NULL): row count `n` and, in `v`, each
 //        aggregation of each numeric and boolean metric (aggregateSlots' order);
 //   'p'  per bucket and for the window: each percentile of each numeric metric (percentileSlots');
