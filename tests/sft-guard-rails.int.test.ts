@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_SFT_DEFAULTS } from "@/lib/client/sft-plan";
 import { sampleExamples } from "@/lib/engine/corpus/generate";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
+import { chatCompletionSchema } from "@/lib/inference/chat-response";
 import { eventPage, jobSchema, type EventDto, type JobDto } from "@/lib/training/jobs/schemas";
 import { useTempDataDir } from "./data-dir";
 import { createTestUser, type TestUser } from "./factories";
@@ -139,4 +140,40 @@ describe("guard rails", () => {
     // Replies that all say the same while the expected ones differ are flagged (the model answers every prompt alike).
     if (new Set(job.sample_replies.map((s) => s.after.trim())).size === 1) expect(codes).toContain("same_reply");
   });
+});
+
+describe("a small dataset on tiny-chat-2 (30 examples of bench:learn's SFT task)", () => {
+  const heldout = sampleExamples({ families: ["arithmetic", "strings", "counting", "json"], split: "heldout", seed: 11, count: 32 });
+  /** Greedy replies through the API: the share in the <answer>…</answer> format, and the share right (unwrapped). */
+  async function measure(model: string): Promise<{ format: number; correct: number }> {
+    let [format, correct] = [0, 0];
+    for (const example of heldout) {
+      const res = await json(api("POST", "/v1/chat/completions", { bearer: user.key, body: { model, messages: example.messages, max_tokens: 32, temperature: 0 } }));
+      const choice = chatCompletionSchema.parse(res.body).choices[0];
+      const text = (choice.message.content ?? "").trim();
+      const inner = /^<answer>([\s\S]*)<\/answer>$/.exec(text);
+      const ended = choice.finish_reason === "stop";
+      if (ended && inner) format++;
+      if (ended && example.check(inner ? inner[1] : text)) correct++;
+    }
+    return { format: format / heldout.length, correct: correct / heldout.length };
+  }
+  const fell = /^Correct answers fell from \d+% to \d+% on 32 held-out prompts of anneal\/tiny-chat-2's curriculum: the starting weights answered \d+ of 32 right, the checkpoint \d+\./;
+
+  it.each<[string, string, Record<string, number>]>([
+    ["the console's defaults", "small-console", { epochs: CONSOLE_SFT_DEFAULTS.epochs, validation_fraction: CONSOLE_SFT_DEFAULTS.validation_fraction }],
+    ["3 epochs at 3e-3", "small-3e-3", { epochs: 3, validation_fraction: 0.1, learning_rate: 3e-3 }],
+  ])("with %s: keeps correct answers within 10 points in the format, or the job says in plain words that they fell", async (what, name, config) => {
+    const model = await createModel(name, "anneal/tiny-chat-2");
+    const before = await measure("anneal/tiny-chat-2");
+    const job = await runJob({ model_id: model.id, training_data: tagged(2000, "train", 30), config });
+    expect(job.status, job.error ?? "").toBe("succeeded");
+    const after = await measure(`${user.username}/sft-guard/${name}`);
+    const metrics = await checkpointMetrics(model.id);
+    const warning = job.warnings.find((w) => w.code === "correct_answers_dropped");
+    console.info(`${what}, 30 examples on tiny-chat-2: in format ${before.format} → ${after.format}, correct ${before.correct} → ${after.correct}; probe ${metrics["probe/base_correct"]} → ${metrics["probe/correct"]}; warnings [${job.warnings.map((w) => w.code).join(", ")}]`);
+    expect(metrics["probe/base_correct"]).toBeGreaterThan(0.5);
+    if (after.correct < before.correct - 0.1) expect(warning?.message).toMatch(fell);
+    else expect(after.format).toBeGreaterThanOrEqual(0.9);
+  }, 300_000);
 });
