@@ -156,13 +156,15 @@ describe.each(VARIANTS)("$label", ({ shape, mutations }) => {
 // Q4_K_M 2.0e-5; BF16 8.3e-2 and Q8_0 2.3e-1, still well above the 5e-2 the issue asks for, so a part
 // of those two products is computed differently from llama.cpp's (open; without the rounding they
 // miss by 0.22 and 0.67).
-const QUANTIZED: { type: string; ftype: number; bound: number }[] = [
-  { type: "BF16", ftype: LLAMA_FTYPE.MOSTLY_BF16, bound: 0.1 },
-  { type: "Q8_0", ftype: LLAMA_FTYPE.MOSTLY_Q8_0, bound: 0.3 },
-  { type: "Q4_K_M", ftype: LLAMA_FTYPE.MOSTLY_Q4_K_M, bound: 1e-4 },
+// meanBound: the mean |Δ| of the next token's log-prob (what RL's served_abs_log_ratio measures); the
+// issue's gate is 0.02 on Q8_0.
+const QUANTIZED: { type: string; ftype: number; bound: number; meanBound: number }[] = [
+  { type: "BF16", ftype: LLAMA_FTYPE.MOSTLY_BF16, bound: 0.1, meanBound: 0.02 },
+  { type: "Q8_0", ftype: LLAMA_FTYPE.MOSTLY_Q8_0, bound: 0.3, meanBound: 0.02 },
+  { type: "Q4_K_M", ftype: LLAMA_FTYPE.MOSTLY_Q4_K_M, bound: 1e-4, meanBound: 1e-4 },
 ];
 
-describe.each(QUANTIZED)("a qwen2 base that llama.cpp quantized to $type", ({ type, ftype, bound }) => {
+describe.each(QUANTIZED)("a qwen2 base that llama.cpp quantized to $type", ({ type, ftype, bound, meanBound }) => {
   it("gives llama.cpp's log-probabilities from its packed weights", async () => {
     // Widths of 256 so that K-quants apply (the quantizer falls back where a row is not whole blocks).
     const shape: RealLayoutShape = { ...SMALL_SHAPES.qwen2, dim: 256, ffnDim: 512, vocabSize: 4096 };
@@ -181,8 +183,14 @@ describe.each(QUANTIZED)("a qwen2 base that llama.cpp quantized to $type", ({ ty
       expect((packed.base as FrozenBase).bytes).toBeLessThan(fs.statSync(quantizedPath).size);
       const err = maxDifference(packed.logits(batch), expected, shape.vocabSize);
       const unrounded = maxDifference(new LlamaModel(base.config, { weights: base.weights }).logits(batch), expected, shape.vocabSize);
-      console.log(`qwen2 ${type}: max |Δlogprob| ${err.toExponential(2)} packed (activations rounded as ggml does), ${unrounded.toExponential(2)} decoded to float32 without`);
+      // What an RL job reports at its first step (served_abs_log_ratio): the mean over sampled tokens of
+      // |served − trained| log-prob, here each position's next token.
+      const targets = Int32Array.from(tokens, (_, t) => (t + 1 < tokens.length ? tokens[t + 1] : -1));
+      const trained = packed.forward({ ...batch, targets }).logprobs;
+      const meanGap = tokens.slice(1).reduce((sum, next, t) => sum + Math.abs(trained[t] - expected[t][next]), 0) / (tokens.length - 1);
+      console.log(`qwen2 ${type}: max |Δlogprob| ${err.toExponential(2)} packed (activations rounded as ggml does), ${unrounded.toExponential(2)} decoded to float32 without; mean |served − trained| of the next tokens ${meanGap.toExponential(2)}`);
       expect(err).toBeLessThan(bound);
+      expect(meanGap).toBeLessThan(meanBound);
       expect(unrounded).toBeGreaterThan(err);
     } finally {
       await reference.dispose();
