@@ -1,6 +1,6 @@
 // How many padded tokens one RL gradient step (one micro-batch) may hold: as many as keep the step's
 // activations within a fixed memory bound, at most 8,192. The bound is per model: a token of
-// Qwen2.5-0.5B's (LoRA, 24 layers recomputed one at a time) costs ~0.28 MB of activations, one of
+// Qwen2.5-0.5B's (LoRA, 24 layers recomputed one at a time) costs ~0.25 MB of activations, one of
 // tiny-chat-2's a few kB, so the same token count cannot suit both (docs/operations.md, "Training memory").
 import { activationBytesPerToken } from "@/lib/engine/model/activations";
 import type { LlamaConfig } from "@/lib/engine/model/config";
