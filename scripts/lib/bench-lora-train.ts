@@ -1,10 +1,10 @@
 // One bench:lora training case, run in a process of its own (forked by scripts/bench-lora.ts) so that
 // its peak RSS is the job's alone: a base GGUF loaded and given a fresh LoRA adapter as a training job
-// loads it (run-training.ts: readTrainableGguf, LlamaModel with the API's default adapter, AdamW
+// loads it (run-training.ts: readPackedBase, LlamaModel with the API's default adapter, AdamW
 // without decay), then SFT steps through the job's own step (sftStep: forward, cross-entropy, backward,
 // clipping, AdamW) on rows of random tokens with the loss on every token, and optionally an RL step
 // (rlStep on a micro-batch built as a job builds it) and the adapter written as a checkpoint is.
-import { readTrainableGguf } from "@/lib/engine/gguf/llama-gguf";
+import { readPackedBase } from "@/lib/engine/gguf/llama-gguf";
 import { writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
 import { AdamW } from "@/lib/engine/model/adamw";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
@@ -54,7 +54,7 @@ const PAD = 0;
 
 export function runTrainCase(c: TrainCase): TrainResult {
   const t0 = performance.now();
-  const start = readTrainableGguf(c.model);
+  const start = readPackedBase(c.model);
   const lora = engineLoraConfig(loraSettingsSchema.parse({}));
   const model = new LlamaModel(start.config, { weights: start.weights, lora: { config: lora, seed: 1 } });
   const optimizer = new AdamW(model.params, { weightDecay: 0 });
