@@ -59,8 +59,9 @@ test("a reviewer reads the items with previews, values and a correction diff, fi
   // The reviewer opens the queue: prompts, answers, the annotator's values and the correction as a diff.
   await signInAsAdmin(page);
   await page.goto(`/queues/${queue.id}`);
+  await expect(page.getByRole("heading", { name: "Review queue" })).toBeVisible({ timeout: 30_000 });
   const rows = page.getByTestId("queue-item-row");
-  await expect(rows).toHaveCount(3);
+  await expect(rows).toHaveCount(3, { timeout: 30_000 });
   await expect(rows.nth(0).getByTestId("item-prompt")).toHaveText("Name a mountain.");
   await expect(rows.nth(0).getByTestId("item-answer")).toHaveText(calls[0].answer.trim() || "no answer");
   const first = rows.nth(0).getByTestId("item-annotation");
@@ -129,5 +130,5 @@ test("a reviewer reads the items with previews, values and a correction diff, fi
   await page.reload();
   await expect(rows.nth(0)).toContainText("Not reviewed");
   await expect(rows.nth(0).getByTestId("item-annotation")).toContainText("score: 4");
-  await expect(page.getByRole("progressbar", { name: "Progress of Review queue" })).toHaveAttribute("aria-valuetext", "2 of 3 completed (1 accepted)");
+  await expect(page.getByRole("progressbar", { name: "Progress of Review queue" })).toHaveAttribute("aria-valuetext", "2 of 3 completed (1 accepted), 1 in progress"); // the annotator moved on to item 3
 });
