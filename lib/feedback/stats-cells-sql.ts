@@ -32,8 +32,9 @@ const ints = (items: number[]) => Prisma.sql`${`{${items.join(",")}}`}::int[]`;
  *  project's; those have no histograms, so its percentiles come from the rows. */
 export const readsDetailCells = (filters: StatsFilters) => filters.feedbackType !== undefined || filters.trigger !== undefined;
 
-/** The cells of the covered ranges: the project's, or with a type or trigger filter each type's and trigger's. */
-function storedEntries({ filters, bucketStarts, metrics, cover }: CellsQuery): Prisma.Sql {
+/** The cells of the covered ranges — histogram bins (`bins`) or the others — the project's, or with
+ *  a type or trigger filter each type's and trigger's. */
+function storedEntries({ filters, bucketStarts, metrics, cover }: CellsQuery, bins: boolean): Prisma.Sql {
   const detail = readsDetailCells(filters);
   const terms = [Prisma.sql`c."projectId" = ${filters.projectId}::uuid`, Prisma.sql`c.detail = ${detail}`];
   if (filters.feedbackType !== undefined) terms.push(Prisma.sql`c."feedbackType" = ${filters.feedbackType}`);
@@ -45,7 +46,7 @@ function storedEntries({ filters, bucketStarts, metrics, cover }: CellsQuery): P
     SELECT ${bucketOf(Prisma.sql`c.start`, bucketStarts)} AS b, c.path, c.kind, c.category, c.bin, c.n, c.sum, c.lo, c.hi, c.t
     FROM unnest(${ints(cover.cells.map((s) => s.level))}, ${instants(cover.cells.map((s) => s.from))}, ${instants(cover.cells.map((s) => s.to))}) AS iv(level, lo, hi)
     JOIN "FeedbackStatCell" c ON ${Prisma.join(terms, " AND ")} AND c.level = iv.level AND c.start >= iv.lo AND c.start < iv.hi
-      AND c.path = ANY(${textArray(["", ...metrics.map((m) => m.jsonPath)])}) AND (c.kind <> 'h' OR c.path = ANY(${textArray(withBins)}))`;
+      AND ${bins ? Prisma.sql`c.kind = 'h' AND c.path = ANY(${textArray(withBins)})` : Prisma.sql`c.kind <> 'h' AND c.path = ANY(${textArray(["", ...metrics.map((m) => m.jsonPath)])})`}`;
 }
 
 /** A row's entries for the request's metrics, as the cells would hold them. */
@@ -100,9 +101,11 @@ export function cellsStatement(query: CellsQuery): Prisma.Sql {
   const valued = metrics.flatMap((m, i) => (m.valueType === "categorical" ? [] : [i]));
   const categorical = metrics.flatMap((m, i) => (m.valueType === "categorical" ? [i] : []));
   const categoricalPaths = textArray(categorical.map((i) => metrics[i].jsonPath));
+  // The histogram bins are most of the cells read: only the percentiles read them.
   const ctes = [
-    Prisma.sql`stored AS (${storedEntries(query)})`,
-    Prisma.sql`entries AS (SELECT * FROM stored UNION ALL ${rawEntries(query)})`,
+    Prisma.sql`stored AS (${storedEntries(query, false)})`,
+    Prisma.sql`raw AS (${rawEntries(query)})`,
+    Prisma.sql`entries AS (SELECT * FROM stored UNION ALL SELECT * FROM raw WHERE kind <> 'h')`,
     Prisma.sql`cells AS (SELECT b, sum(n) FILTER (WHERE kind = 'r') AS n${Prisma.join([Prisma.empty, ...valued.flatMap((i) => partials(metrics[i], i))], ", ")} FROM entries GROUP BY b)`,
     Prisma.sql`totals AS (
       SELECT b, coalesce(sum(n), 0)::float8 AS n, ${floatArray(aggregateSlots(metrics).map((s) => combine(metrics[s.metric], s.metric, s.name)))} AS v
@@ -117,10 +120,11 @@ export function cellsStatement(query: CellsQuery): Prisma.Sql {
   if (slots.length > 0) {
     const fractions = metrics.flatMap((m) => m.percentiles.map((p) => p.fraction));
     ctes.push(
+      Prisma.sql`bins AS (${storedEntries(query, true)} UNION ALL SELECT * FROM raw WHERE kind = 'h')`,
       Prisma.sql`hist AS (
-        SELECT b, path, bin, sum(n) AS n FROM entries WHERE kind = 'h' GROUP BY b, path, bin
+        SELECT b, path, bin, sum(n) AS n FROM bins GROUP BY b, path, bin
         UNION ALL
-        SELECT NULL, path, bin, sum(n) FROM entries WHERE kind = 'h' GROUP BY path, bin)`,
+        SELECT NULL, path, bin, sum(n) FROM bins GROUP BY path, bin)`,
       Prisma.sql`cum AS (
         SELECT b, path, bin, n, sum(n) OVER w - n AS below, (sum(n) OVER (PARTITION BY b, path))::float8 AS total
         FROM hist WINDOW w AS (PARTITION BY b, path ORDER BY bin))`,
