@@ -141,7 +141,9 @@ export async function runSoak(settings: SoakSettings): Promise<SoakReport> {
     const world: SoakWorld = { traffic, owner, annotators, project: "soak/judging", queueId: "", since: new Date() };
 
     // The probe, as fast as the deployment answers from a few closed loops: the request mix, then
-    // annotators' rounds on a queue of their own (far cheaper requests than the mix's streams).
+    // annotators' rounds on a queue of their own (far cheaper requests than the mix's streams). The
+    // RL run trains meanwhile: the probe sees the machine as the load will have it.
+    await startRlRun(world, acks);
     const mix = requestMix(world, acks);
     const weighted = mix.flatMap((op) => Array<typeof op>(op.weight).fill(op));
     const anyOperation = () => weighted[Math.floor(Math.random() * weighted.length)].run();
@@ -193,7 +195,6 @@ export async function runSoak(settings: SoakSettings): Promise<SoakReport> {
     })();
     const annotating = annotators.map((who) => annotate(world, who, annotatorRoundMs, acks, () => running));
     const training = (async () => {
-      await startRlRun(world, acks);
       for (let n = 0; running; n++) {
         await (n % 2 === 0 ? submitSftJob(world, acks, n) : submitRlJob(world, acks, n));
         for (const until = performance.now() + settings.jobEverySeconds * 1000; running && performance.now() < until;) await sleep(250);
