@@ -9,7 +9,7 @@ import { adminAuth, signInAsAdmin } from "./session";
 const example = (a: number, b: number) => ({ messages: [{ role: "user", content: `What is ${a} + ${b}?` }, { role: "assistant", content: `<answer>${a + b}</answer>` }] });
 
 test("a flagged job's warnings show wherever its checkpoint can be picked, with its numbers labelled", async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(300_000);
   const created = await request.post("/v1/preview/models", { headers: adminAuth, data: { project: "default", name: `e2e-warned-${Date.now()}`, base_model: "anneal/tiny-chat" } });
   expect(created.status()).toBe(200);
   const model = (await created.json()) as { id: string; entity: string; project: string; name: string };
@@ -22,7 +22,7 @@ test("a flagged job's warnings show wherever its checkpoint can be picked, with 
   expect(submitted.status()).toBe(200);
   const { id } = (await submitted.json()) as { id: string };
   const job = async () => (await (await request.get(`/v1/preview/training-jobs/${id}`, { headers: adminAuth })).json()) as { status: string; warnings: { code: string; message: string }[] };
-  await expect.poll(async () => (await job()).status, { timeout: 60_000 }).toBe("succeeded");
+  await expect.poll(async () => (await job()).status, { timeout: 180_000 }).toBe("succeeded");
   const { warnings } = await job();
   expect(warnings.length).toBeGreaterThan(0);
 
@@ -31,7 +31,8 @@ test("a flagged job's warnings show wherever its checkpoint can be picked, with 
   await page.goto(`/models/${model.id}`);
   const row = page.getByRole("table", { name: "Checkpoints" }).getByRole("row").filter({ has: page.getByLabel("Select step 1") });
   const rowWarnings = row.getByTestId("checkpoint-warnings");
-  await expect(rowWarnings.getByRole("listitem")).toHaveText(warnings.map((w) => w.message));
+  // The warnings come with the model's learning curve (slow on a loaded machine).
+  await expect(rowWarnings.getByRole("listitem")).toHaveText(warnings.map((w) => w.message), { timeout: 30_000 });
   await expect(row).toContainText(/best epoch val\/loss \d/);
   await expect(row).toContainText(/mean train\/loss over the job's steps \d/);
 
@@ -40,7 +41,7 @@ test("a flagged job's warnings show wherever its checkpoint can be picked, with 
   const params = page.getByRole("complementary", { name: "Parameters" });
   const picker = params.getByLabel("Checkpoint");
   const count = `${warnings.length} warning${warnings.length === 1 ? "" : "s"}`;
-  await expect(picker.locator("option[value='1']")).toHaveText(new RegExp(`^step 1 · .+ · best epoch val/loss [\\d.]+ · SFT · ${id.slice(-8)} · ⚠ ${count}$`));
+  await expect(picker.locator("option[value='1']")).toHaveText(new RegExp(`^step 1 · .+ · best epoch val/loss [\\d.]+ · SFT · ${id.slice(-8)} · ⚠ ${count}$`), { timeout: 30_000 });
   await picker.selectOption("1");
   await expect(params.getByTestId("checkpoint-source")).toContainText("best epoch val/loss");
   await expect(params.getByTestId("checkpoint-warnings").getByRole("listitem")).toHaveText(warnings.map((w) => w.message));
