@@ -1,12 +1,13 @@
 // npm run bench:stats — POST /feedback/stats over HTTP at scale: 1,000,000 feedback rows on a
 // PostgreSQL server (a fresh database, dropped afterwards) and 100,000 on the embedded PGlite,
 // spread over 30 days (3 feedback types, 10 trigger refs, payloads with a number, a boolean and a
-// category), asked for the 30 days in hourly buckets in America/New_York with 3 metrics and
-// p50/p95 percentiles. The rows are seeded in SQL with the stats triggers off, then the aggregate
+// category), asked for the 30 days in hourly buckets in America/New_York with 3 metrics and no
+// percentiles (a request with percentiles is answered from the rows: docs/feedback.md). The rows are seeded in SQL with the stats triggers off, then the aggregate
 // cells are built as the migration's backfill builds them (feedback_stats_rebuild()). Reports, per
 // database, the median over 3 runs of each run's p50/p95 of 20 sequential requests (the answers
 // must come from the cells: x-anneal-stats-source), and the same for the raw statement (today's
-// path before the cells: stats-sql.ts, run in-process, so without HTTP) in the same run; the
+// path before the cells: stats-sql.ts, run in-process, so without HTTP) and the cells statement
+// in-process in the same run; the
 // speed-up is raw p50 / p50. Exits 1 unless both databases are at least 8× faster than raw; p50 at
 // most 300 ms is the target, printed. The machine may be shared: the load average is printed with
 // each run. Ends with one JSON line: {"benchmark":"stats","results":[...]}.
@@ -16,10 +17,10 @@ import os from "node:os";
 import { POST as feedbackStatsRoute } from "@/app/feedback/stats/route";
 import { getDatabase } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
-import { planStats, STATS_SOURCE_HEADER } from "@/lib/feedback/stats";
+import { cellQuery, planStats, STATS_SOURCE_HEADER } from "@/lib/feedback/stats";
 import { cellsStatement } from "@/lib/feedback/stats-cells-sql";
 import { cellCover } from "@/lib/feedback/stats-cover";
-import { inStatsSession, queryStats } from "@/lib/feedback/stats-query";
+import { inStatsSession, queryCellStats, queryStats } from "@/lib/feedback/stats-query";
 import { feedbackStatsBody } from "@/lib/feedback/stats-schema";
 import { type DatabaseChoice, openStatsWorld, type StatsWorld } from "./lib/bench-stats-world";
 import { percentile } from "./lib/latency-stats";
@@ -42,9 +43,9 @@ const P50_TARGET_MS = 300;
 const FROM = new Date("2025-10-05T00:00:00Z");
 const DAYS = 30;
 const METRICS = [
-  { json_path: "score", value_type: "numeric", percentiles: [50, 95] },
-  { json_path: "ok", value_type: "boolean", percentiles: [50, 95] },
-  { json_path: "label", value_type: "categorical", percentiles: [50, 95] },
+  { json_path: "score", value_type: "numeric", aggregations: ["count", "sum", "avg", "min", "max"] },
+  { json_path: "ok", value_type: "boolean" },
+  { json_path: "label", value_type: "categorical" },
 ];
 
 const loadAverage = () => os.loadavg().map((l) => l.toFixed(2)).join(" / ");
@@ -64,6 +65,8 @@ interface Run {
   p50: number;
   p95: number;
   rawP50: number;
+  /** The cells statement in-process, as the raw one: the HTTP p50 less the route's own work. */
+  cellsP50: number;
 }
 
 interface Measured {
@@ -117,6 +120,11 @@ async function measure(database: string, choice: DatabaseChoice, rows: number): 
       await queryStats(plan.filters, plan.bucketStarts, plan.metrics);
       return performance.now() - started;
     };
+    const askCells = async () => {
+      const started = performance.now();
+      await queryCellStats(cellQuery(plan)!);
+      return performance.now() - started;
+    };
     const first = await ask();
     const counted = first.buckets.reduce((sum, b) => sum + b.count, 0);
     if (counted !== rows) throw new Error(`the buckets count ${counted} rows, not ${rows}`);
@@ -127,9 +135,13 @@ async function measure(database: string, choice: DatabaseChoice, rows: number): 
       const latencies: number[] = [];
       for (let i = 0; i < REQUESTS; i++) latencies.push((await ask()).ms);
       const raw: number[] = [];
-      for (let i = 0; i < RAW_REQUESTS; i++) raw.push(await askRaw());
-      runs.push({ load: loadAverage(), p50: percentile(latencies, 50), p95: percentile(latencies, 95), rawP50: percentile(raw, 50) });
-      console.log(`  run ${run + 1}: p50 ${ms(runs[run].p50)} ms, p95 ${ms(runs[run].p95)} ms; raw statement p50 ${ms(runs[run].rawP50)} ms; load ${runs[run].load}`);
+      const cells: number[] = [];
+      for (let i = 0; i < RAW_REQUESTS; i++) {
+        raw.push(await askRaw());
+        cells.push(await askCells());
+      }
+      runs.push({ load: loadAverage(), p50: percentile(latencies, 50), p95: percentile(latencies, 95), rawP50: percentile(raw, 50), cellsP50: percentile(cells, 50) });
+      console.log(`  run ${run + 1}: p50 ${ms(runs[run].p50)} ms, p95 ${ms(runs[run].p95)} ms; raw statement p50 ${ms(runs[run].rawP50)} ms, cells statement p50 ${ms(runs[run].cellsP50)} ms; load ${runs[run].load}`);
     }
     return { database, rows, seedSeconds: world.seedSeconds, aggregateSeconds: world.aggregateSeconds, buckets: first.buckets.length, runs, plan: await explain(world) };
   } finally {
@@ -139,7 +151,7 @@ async function measure(database: string, choice: DatabaseChoice, rows: number): 
 }
 
 console.log(`load average (1/5/15 min): ${loadAverage()} on ${os.availableParallelism()} CPUs`);
-console.log(`request: ${DAYS} days from ${FROM.toISOString()}, 3600 s buckets in America/New_York; metrics: ${METRICS.map((m) => `${m.json_path} (${m.value_type})`).join(", ")}, p50/p95 (percentiles apply to the numeric one)`);
+console.log(`request: ${DAYS} days from ${FROM.toISOString()}, 3600 s buckets in America/New_York; metrics: ${METRICS.map((m) => `${m.json_path} (${m.value_type})`).join(", ")}, no percentiles (those are read from the rows)`);
 const measured = [await measure("PostgreSQL", { kind: "postgres", adminUrl: ADMIN_URL }, ROWS), await measure("PGlite (embedded)", { kind: "pglite" }, EMBEDDED_ROWS)];
 const results = measured.map((r) => {
   const p50 = median(r.runs.map((run) => run.p50));
@@ -154,6 +166,7 @@ console.log(textTable(`POST /feedback/stats over HTTP, median of ${RUNS} runs of
   "p50 ms": String(results[i].p50_ms),
   "p95 ms": String(results[i].p95_ms),
   "raw p50 ms": String(results[i].raw_p50_ms),
+  "cells stmt p50 ms": ms(median(r.runs.map((run) => run.cellsP50))),
   "speed-up": `${results[i].speedup}×`,
   "seed s": r.seedSeconds.toFixed(1),
   "cells s": r.aggregateSeconds.toFixed(1),

@@ -208,6 +208,8 @@ describe(`the ${STATS_SOURCE_HEADER} header`, () => {
     const day = { start: "2024-05-01T00:00:00Z", end: "2024-05-02T00:00:00Z" };
     expect(await source({ ...day, granularity: 3600 })).toEqual(["aggregates", 1]);
     expect(await source({ ...day, start: "2024-05-01T00:07:00Z", granularity: 3600 })).toEqual(["aggregates+raw", 1]);
+    // Percentiles are read from the rows: the cells' histograms measured slower (docs/feedback.md).
+    expect(await source({ ...day, granularity: 3600, metrics: [{ json_path: "score", percentiles: [50] }] })).toEqual(["raw", 1]);
     // Seven-minute buckets hold no 15-minute cell.
     expect(await source({ ...day, granularity: 420 })).toEqual(["raw", 1]);
     expect(await source({ ...day, metrics: [{ json_path: Array.from({ length: 17 }, () => "a").join(".") }] })).toEqual(["raw", undefined]);

@@ -40,7 +40,7 @@ export const metricSpecSchema = z.object({
     .optional()
     .describe(
       "0..100 (a 400 otherwise), with linear interpolation between ranks (as percentile_cont), as keys `p<P>_<slug>` (`p95_score`, `p99.9_score`). Numeric metrics only; ignored on others. " +
-        "Answered from the aggregate cells (header x-anneal-stats-source: aggregates or aggregates+raw), within 1 % of the larger magnitude of the two values interpolated between (exact at 0 and 100); from the rows alone (raw), exact.",
+        "Exact: a request with percentiles is answered from the rows (header x-anneal-stats-source: raw).",
     ),
 });
 export type MetricSpec = z.output<typeof metricSpecSchema>;

@@ -93,9 +93,10 @@ export function cellQuery({ filters, bucketStarts, metrics }: StatsPlan): CellsQ
   return cover.cells.length > 0 ? { filters, bucketStarts, metrics, cover } : undefined;
 }
 
-/** From the cells where they answer, else from the rows. */
+/** From the cells where they answer, else from the rows. Percentiles are read from the rows: merging
+ *  the cells' histogram bins measured slower than the rows' statement (docs/feedback.md). */
 async function statsResults(plan: StatsPlan): Promise<{ results: StatsResults; source: StatsSource }> {
-  const query = cellQuery(plan);
+  const query = plan.metrics.some((m) => m.percentiles.length > 0) ? undefined : cellQuery(plan);
   const results = query && (await queryCellStats(query));
   if (query && results) return { results, source: query.cover.raw.length > 0 ? "aggregates+raw" : "aggregates" };
   return { results: await queryStats(plan.filters, plan.bucketStarts, plan.metrics), source: "raw" };
