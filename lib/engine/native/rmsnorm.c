@@ -1,5 +1,6 @@
 // RMSNorm forward and backward; mirrors lib/engine/model/layers/rmsnorm.ts (the derivation is there).
-// Row sums accumulate in double, as the TypeScript version does.
+// Rounded as ggml's rms_norm (ops.cpp) and the TypeScript version: float squares summed in double,
+// the mean and 1/sqrt in float.
 #include <math.h>
 
 static void rmsnorm_forward(float* y, float* rstd, const float* x, const float* g, int M, int D, float eps) {
@@ -7,8 +8,9 @@ static void rmsnorm_forward(float* y, float* rstd, const float* x, const float* 
     const float* xr = x + (size_t)m * D;
     float* yr = y + (size_t)m * D;
     double ss = 0;
-    for (int j = 0; j < D; j++) ss += (double)xr[j] * xr[j];
-    const float r = (float)(1.0 / sqrt(ss / D + eps));
+    for (int j = 0; j < D; j++) ss += (double)(xr[j] * xr[j]);
+    const float mean = (float)(ss / D);
+    const float r = 1.0f / sqrtf(mean + eps);
     rstd[m] = r;
     for (int j = 0; j < D; j++) yr[j] = xr[j] * r * g[j];
   }

@@ -1,16 +1,21 @@
 // RMSNorm (llama): y = x · rstd · g with rstd = 1/√(mean(x²) + eps), per row; no mean, no bias.
 
-// y[M,D], rstd[M] from x[M,D] and gain g[D]. rstd is kept for backward.
+const fround = Math.fround;
+
+// y[M,D], rstd[M] from x[M,D] and gain g[D]. rstd is kept for backward. Rounded as ggml's rms_norm
+// (ops.cpp) rounds: float squares summed in double, the mean and 1/√ in float, then x·rstd·g in
+// float. A last-bit difference here would flip the Q8_0/BF16 rounding of a projection's input and
+// move a peaked model's log-probs by 0.1.
 export function rmsnormForward(
   y: Float32Array, rstd: Float32Array, x: Float32Array, g: Float32Array, M: number, D: number, eps: number,
 ): void {
   for (let m = 0; m < M; m++) {
     const o = m * D;
     let ss = 0;
-    for (let j = 0; j < D; j++) ss += x[o + j] * x[o + j];
-    const r = 1 / Math.sqrt(ss / D + eps);
+    for (let j = 0; j < D; j++) ss += fround(x[o + j] * x[o + j]);
+    const r = fround(1 / fround(Math.sqrt(fround(fround(ss / D) + fround(eps)))));
     rstd[m] = r;
-    for (let j = 0; j < D; j++) y[o + j] = x[o + j] * r * g[j];
+    for (let j = 0; j < D; j++) y[o + j] = fround(x[o + j] * r) * g[j];
   }
 }
 
