@@ -4,12 +4,10 @@ import { databaseBounds } from "@/lib/db/bounds";
 import { getDatabase } from "@/lib/db/client";
 import { Prisma } from "@/lib/db/generated/client";
 import type { StatsMetric } from "./stats-metrics";
-import { type CellsQuery, cellsStatement } from "./stats-cells-sql";
 import { aggregateSlots, percentileSlots, type StatsFilters, statsStatement } from "./stats-sql";
 
-// Runs the statement of stats-sql.ts (the rows) or stats-cells-sql.ts (the aggregate cells) and
-// sorts its rows out: per bucket (and the window, key null) the row count and each stat by
-// `<metric index>/<name>`, and the category counts.
+// Runs the statement of stats-sql.ts and sorts its rows out: per bucket (and the window, key null)
+// the row count and each stat by `<metric index>/<name>`, and the category counts.
 
 export interface BucketResult {
   n: number;
@@ -28,7 +26,7 @@ export interface CategoryRow {
 export const statKey = (metric: number, name: string) => `${metric}/${name}`;
 
 interface RawRow {
-  kind: "t" | "p" | "c" | "q" | "z";
+  kind: "t" | "p" | "c";
   b: number | null;
   n: number | null;
   v: (number | null)[] | null;
@@ -67,9 +65,8 @@ export async function inStatsSession<Row>(statement: Prisma.Sql): Promise<Row[]>
   return results[4];
 }
 
-/** Runs a stats statement; an overflow is the data's doing (a 400), a bound hit a 503. */
-async function runStatement(statement: Prisma.Sql, metrics: StatsMetric[]): Promise<RawRow[]> {
-  return inStatsSession<RawRow>(statement).catch((error: unknown) => {
+export async function queryStats(filters: StatsFilters, bucketStarts: Date[], metrics: StatsMetric[]) {
+  const rows = await inStatsSession<RawRow>(statsStatement(filters, bucketStarts, metrics)).catch((error: unknown) => {
     // A sum (or a mean's sum, or an interpolation) beyond ±1.8e308: the data's doing, not a bug.
     if (postgresCode(error) === NUMERIC_OUT_OF_RANGE) {
       const paths = metrics.filter((m) => m.valueType === "numeric").map((m) => `'${m.jsonPath}'`);
@@ -78,14 +75,7 @@ async function runStatement(statement: Prisma.Sql, metrics: StatsMetric[]): Prom
     const { statementMs, transactionMs } = databaseBounds().stats;
     throw boundExceededError(error, "the feedback stats query", { statement: statementMs, transaction: transactionMs }) ?? error;
   });
-}
 
-export interface StatsResults {
-  buckets: Map<number | null, BucketResult>;
-  categories: CategoryRow[];
-}
-
-function sortRows(rows: RawRow[], metrics: StatsMetric[]): StatsResults {
   const aggregates = aggregateSlots(metrics);
   const percentiles = percentileSlots(metrics);
   const buckets = new Map<number | null, BucketResult>();
@@ -94,27 +84,11 @@ function sortRows(rows: RawRow[], metrics: StatsMetric[]): StatsResults {
   for (const row of rows) {
     if (row.kind === "c") {
       categories.push({ b: row.b, metric: row.metric!, category: row.category!, n: row.n! });
-    } else if (row.kind === "q") {
-      const slot = percentiles[row.metric!];
-      bucketOf(row.b).stats.set(statKey(slot.metric, slot.name), row.n);
-    } else if (row.kind !== "z") {
-      const bucket = bucketOf(row.b);
-      if (row.kind === "t") bucket.n = row.n!;
-      (row.kind === "t" ? aggregates : percentiles).forEach((slot, k) => bucket.stats.set(statKey(slot.metric, slot.name), row.v?.[k] ?? null));
+      continue;
     }
+    const bucket = bucketOf(row.b);
+    if (row.kind === "t") bucket.n = row.n!;
+    (row.kind === "t" ? aggregates : percentiles).forEach((slot, k) => bucket.stats.set(statKey(slot.metric, slot.name), row.v?.[k] ?? null));
   }
   return { buckets, categories };
-}
-
-/** The stats from the rows alone (stats-sql.ts): exact percentiles. */
-export async function queryStats(filters: StatsFilters, bucketStarts: Date[], metrics: StatsMetric[]): Promise<StatsResults> {
-  return sortRows(await runStatement(statsStatement(filters, bucketStarts, metrics), metrics), metrics);
-}
-
-/** The stats from the cells and the rows they do not cover (stats-cells-sql.ts); undefined when the
- *  cells did not keep all the request needs (then the rows answer). */
-export async function queryCellStats(query: CellsQuery): Promise<StatsResults | undefined> {
-  const rows = await runStatement(cellsStatement(query), query.metrics);
-  if ((rows.find((row) => row.kind === "z")?.n ?? 0) > 0) return undefined;
-  return sortRows(rows, query.metrics);
 }

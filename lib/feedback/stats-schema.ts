@@ -38,10 +38,7 @@ export const metricSpecSchema = z.object({
     .array(z.number())
     .max(16)
     .optional()
-    .describe(
-      "0..100 (a 400 otherwise), with linear interpolation between ranks (as percentile_cont), as keys `p<P>_<slug>` (`p95_score`, `p99.9_score`). Numeric metrics only; ignored on others. " +
-        "Exact: a request with percentiles is answered from the rows (header x-anneal-stats-source: raw).",
-    ),
+    .describe("0..100 (a 400 otherwise), computed with linear interpolation (percentile_cont), as keys `p<P>_<slug>` (`p95_score`, `p99.9_score`). Numeric metrics only; ignored on others."),
 });
 export type MetricSpec = z.output<typeof metricSpecSchema>;
 

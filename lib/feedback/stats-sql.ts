@@ -1,9 +1,8 @@
 import { Prisma } from "@/lib/db/generated/client";
 import { MAX_CATEGORIES, type StatsMetric } from "./stats-metrics";
 
-// The statement of POST /feedback/stats on the rows (where the aggregate cells do not answer:
-// stats.ts, stats-cells-sql.ts), the same on PostgreSQL and PGlite. Its rows are the aggregates
-// only, of three kinds:
+// The statement of POST /feedback/stats, the same on PostgreSQL and PGlite. Its rows are the
+// aggregates only, of three kinds:
 //   't'  per bucket (b = 1..n) and for the window (b NULL): row count `n` and, in `v`, each
 //        aggregation of each numeric and boolean metric (aggregateSlots' order);
 //   'p'  per bucket and for the window: each percentile of each numeric metric (percentileSlots');
@@ -45,16 +44,16 @@ export const aggregateSlots = (metrics: StatsMetric[]): Slot[] =>
 export const percentileSlots = (metrics: StatsMetric[]): Slot[] => metrics.flatMap((m, i) => m.percentiles.map((p) => ({ metric: i, name: p.name })));
 
 const raw = (text: string) => Prisma.raw(text);
-export const col = (prefix: string, i: number) => raw(`${prefix}${i}`);
+const col = (prefix: string, i: number) => raw(`${prefix}${i}`);
 
 /** `f.payload -> 'a' ->> 'b'`: object keys only (a key like "0" does not index an array, as in Weave). */
-export function payloadAt(keys: string[], asText = false): Prisma.Sql {
+function payloadAt(keys: string[], asText = false): Prisma.Sql {
   const steps = keys.map((key, k) => Prisma.sql` ${raw(asText && k === keys.length - 1 ? "->>" : "->")} ${key}::text`);
   return Prisma.sql`f."payload"${Prisma.join(steps, "")}`;
 }
 
 /** A metric's value as its type reads it; anything else (missing, null, another type) is NULL. */
-export function readValue(metric: StatsMetric): Prisma.Sql {
+function readValue(metric: StatsMetric): Prisma.Sql {
   const json = payloadAt(metric.keys);
   switch (metric.valueType) {
     case "numeric":
@@ -67,18 +66,17 @@ export function readValue(metric: StatsMetric): Prisma.Sql {
   }
 }
 
-/** The filters other than time, on rows aliased `f`. */
-export function rowFilters(filters: StatsFilters): Prisma.Sql[] {
-  const terms = [Prisma.sql`f."projectId" = ${filters.projectId}::uuid`];
+function where(filters: StatsFilters): Prisma.Sql {
+  const terms = [
+    Prisma.sql`f."projectId" = ${filters.projectId}::uuid`,
+    Prisma.sql`f."createdAt" >= ${filters.start}`,
+    Prisma.sql`f."createdAt" < ${filters.end}`,
+  ];
   if (filters.feedbackType !== undefined) terms.push(Prisma.sql`f."feedbackType" = ${filters.feedbackType}`);
   const trigger = filters.trigger;
   if (trigger && "exact" in trigger) terms.push(Prisma.sql`f."triggerRef" = ${trigger.exact}`);
   if (trigger && "prefix" in trigger) terms.push(Prisma.sql`starts_with(f."triggerRef", ${trigger.prefix})`);
-  return terms;
-}
-
-function where(filters: StatsFilters): Prisma.Sql {
-  return Prisma.join([...rowFilters(filters), Prisma.sql`f."createdAt" >= ${filters.start}`, Prisma.sql`f."createdAt" < ${filters.end}`], " AND ");
+  return Prisma.join(terms, " AND ");
 }
 
 /** A cell's partial results of metric i: numeric c (count), s (sum), lo, hi; boolean t, f (trues, falses). */
@@ -91,7 +89,7 @@ function partials(metric: StatsMetric, i: number): Prisma.Sql[] {
 }
 
 /** Aggregation `name` of metric i from the partials of a group of cells (sums and counts of nothing are 0). */
-export function combine(metric: StatsMetric, i: number, name: string): Prisma.Sql {
+function combine(metric: StatsMetric, i: number, name: string): Prisma.Sql {
   if (metric.valueType === "numeric") {
     const [c, s] = [col("c", i), col("s", i)];
     switch (name) {
@@ -116,14 +114,11 @@ export function combine(metric: StatsMetric, i: number, name: string): Prisma.Sq
   throw new Error(`no ${name} for ${metric.valueType} metrics`);
 }
 
-export const floatArray = (items: Prisma.Sql[]) => (items.length > 0 ? Prisma.sql`ARRAY[${Prisma.join(items.map((x) => Prisma.sql`(${x})::float8`))}]` : Prisma.sql`ARRAY[]::float8[]`);
-
-/** A timestamp's 1-based bucket: one text parameter, not 10,000: '{2024-01-01T00:00:00.000Z,...}'. */
-export const bucketOf = (timestamp: Prisma.Sql, bucketStarts: Date[]) =>
-  Prisma.sql`width_bucket(${timestamp}, ${`{${bucketStarts.map((d) => d.toISOString()).join(",")}}`}::timestamptz[])`;
+const floatArray = (items: Prisma.Sql[]) => (items.length > 0 ? Prisma.sql`ARRAY[${Prisma.join(items.map((x) => Prisma.sql`(${x})::float8`))}]` : Prisma.sql`ARRAY[]::float8[]`);
 
 export function statsStatement(filters: StatsFilters, bucketStarts: Date[], metrics: StatsMetric[]): Prisma.Sql {
-  const bucket = bucketOf(Prisma.sql`f."createdAt"`, bucketStarts);
+  // One text parameter, not 10,000: '{2024-01-01T00:00:00.000Z,...}'.
+  const bucket = Prisma.sql`width_bucket(f."createdAt", ${`{${bucketStarts.map((d) => d.toISOString()).join(",")}}`}::timestamptz[])`;
   const all = metrics.map((_, i) => i);
   const categorical = all.filter((i) => metrics[i].valueType === "categorical");
   const valued = all.filter((i) => metrics[i].valueType !== "categorical");

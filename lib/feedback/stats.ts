@@ -3,23 +3,14 @@ import { badRequest } from "@/lib/contract/errors";
 import { resolveFeedbackProject } from "./project-access";
 import { canonicalizeRefText } from "./refs";
 import { type StatsMetric, resolveMetrics } from "./stats-metrics";
-import { type CellsQuery, readsDetailCells } from "./stats-cells-sql";
-import { cellCover, MAX_AGGREGATED_DEPTH } from "./stats-cover";
-import { type BucketResult, type CategoryRow, queryCellStats, queryStats, type StatsResults, statKey } from "./stats-query";
+import { type BucketResult, type CategoryRow, queryStats, statKey } from "./stats-query";
 import type { FeedbackStatsBody, FeedbackStatsResult } from "./stats-schema";
 import type { StatsFilters } from "./stats-sql";
 import { isKnownTimeZone, timeGrid } from "./stats-time-grid";
 
 // POST /feedback/stats: a project's feedback aggregated over time buckets (docs in stats-schema.ts,
 // stats-time-grid.ts and stats-metrics.ts). Every role of the team may read it, annotators
-// included (feedback is theirs to see), as /feedback/query. Answered from the aggregate cells
-// where they cover the request, with the rows of what they do not (stats-cover.ts), or from the
-// rows alone; `source` says which (the route's x-anneal-stats-source header).
-
-/** `aggregates`: cells only; `aggregates+raw`: cells and the rows of the edges they do not cover;
- *  `raw`: the rows alone (nothing aligned to cells, a path not aggregated). */
-export type StatsSource = "aggregates" | "aggregates+raw" | "raw";
-export const STATS_SOURCE_HEADER = "x-anneal-stats-source";
+// included (feedback is theirs to see), as /feedback/query.
 
 type StatValue = number | null | Record<string, number>;
 
@@ -84,29 +75,10 @@ export function planStats(projectId: string, body: FeedbackStatsBody, now = new 
   return { end, granularity: grid.granularity, bucketStarts: grid.starts.map((t) => new Date(t)), metrics, filters: statsFilters(projectId, body, start, end) };
 }
 
-/** What the cells can answer of a request; undefined when they cannot: a path deeper than they
- *  walk, percentiles with a type or trigger filter (those cells have no histograms), no cell inside. */
-export function cellQuery({ filters, bucketStarts, metrics }: StatsPlan): CellsQuery | undefined {
-  if (metrics.some((m) => m.keys.length > MAX_AGGREGATED_DEPTH)) return undefined;
-  if (readsDetailCells(filters) && metrics.some((m) => m.percentiles.length > 0)) return undefined;
-  const cover = cellCover(bucketStarts.map((d) => d.getTime()), filters.start.getTime(), filters.end.getTime());
-  return cover.cells.length > 0 ? { filters, bucketStarts, metrics, cover } : undefined;
-}
-
-/** From the cells where they answer, else from the rows. Percentiles are read from the rows: merging
- *  the cells' histogram bins measured slower than the rows' statement (docs/feedback.md). */
-async function statsResults(plan: StatsPlan): Promise<{ results: StatsResults; source: StatsSource }> {
-  const query = plan.metrics.some((m) => m.percentiles.length > 0) ? undefined : cellQuery(plan);
-  const results = query && (await queryCellStats(query));
-  if (query && results) return { results, source: query.cover.raw.length > 0 ? "aggregates+raw" : "aggregates" };
-  return { results: await queryStats(plan.filters, plan.bucketStarts, plan.metrics), source: "raw" };
-}
-
-export async function feedbackStats(principal: Principal, body: FeedbackStatsBody, now = new Date()): Promise<{ stats: FeedbackStatsResult; source: StatsSource }> {
+export async function feedbackStats(principal: Principal, body: FeedbackStatsBody, now = new Date()): Promise<FeedbackStatsResult> {
   const access = await resolveFeedbackProject(principal, body.project_id, { write: false });
-  const plan = planStats(access.project.id, body, now);
-  const { end, granularity, bucketStarts, metrics } = plan;
-  const { results, source } = await statsResults(plan);
+  const { end, granularity, bucketStarts, metrics, filters } = planStats(access.project.id, body, now);
+  const results = await queryStats(filters, bucketStarts, metrics);
   const categories = categoryTables(results.categories);
 
   const buckets = bucketStarts.map((start, index) => {
@@ -119,7 +91,7 @@ export async function feedbackStats(principal: Principal, body: FeedbackStatsBod
     return bucket;
   });
   const window = results.buckets.get(null);
-  const stats = {
+  return {
     start: body.start.toISOString(),
     end: end.toISOString(),
     granularity,
@@ -127,5 +99,4 @@ export async function feedbackStats(principal: Principal, body: FeedbackStatsBod
     buckets,
     window_stats: Object.fromEntries(metrics.map((metric, i) => [metric.slug, Object.fromEntries(metricStats(metric, i, window, null, categories))])),
   };
-  return { stats, source };
 }
