@@ -152,14 +152,18 @@ describe.each(VARIANTS)("$label", ({ shape, mutations }) => {
 // rounds its input as ggml's CPU matmul does for the weight's type (BF16 → BF16, Q8_0 and Q4_0 → Q8_0
 // blocks, K-quants → Q8_K), so the trainer computes what llama.cpp serves. The same weights decoded to
 // float32 without that rounding (a full-weight model) miss by what the rounding is worth. The bounds are
-// what was measured (max |Δlogprob| over 32 positions of these deliberately peaked random models):
-// Q4_K_M 2.0e-5; BF16 8.3e-2 and Q8_0 2.3e-1, still well above the 5e-2 the issue asks for, so a part
-// of those two products is computed differently from llama.cpp's (open; without the rounding they
-// miss by 0.22 and 0.67).
+// what was measured (max |Δlogprob| over 32 positions): Q4_K_M 2.2e-5, BF16 4.5e-2, Q8_0 2.3e-1. These
+// random models are so peaked that a last-bit difference in any input to a rounding (one value crossing
+// a Q8_0 or BF16 rounding boundary) moves later log-probs by ~0.1: scaling one norm gain by 1 + 1e-5
+// moves our own Q8_0 output by 0.29 (Q4_K_M 0.46, BF16 0.12). RMSNorm now rounds as ggml's does (that
+// alone took Q8_0 blocks under an F32 embedding from 0.29 to 1.4e-5); what remains is that our matmul
+// sums (gemm over decoded values, within 1e-5 of ggml's, not bit-equal to tinyBLAS's per-block integer
+// sums) and other float ops differ from ggml's in the last bit, which these models amplify. Q4_K_M's
+// roundings happen not to be crossed here.
 // meanBound: the mean |Δ| of the next token's log-prob (what RL's served_abs_log_ratio measures); the
 // issue's gate is 0.02 on Q8_0.
 const QUANTIZED: { type: string; ftype: number; bound: number; meanBound: number }[] = [
-  { type: "BF16", ftype: LLAMA_FTYPE.MOSTLY_BF16, bound: 0.1, meanBound: 0.02 },
+  { type: "BF16", ftype: LLAMA_FTYPE.MOSTLY_BF16, bound: 0.06, meanBound: 0.01 },
   { type: "Q8_0", ftype: LLAMA_FTYPE.MOSTLY_Q8_0, bound: 0.3, meanBound: 0.02 },
   { type: "Q4_K_M", ftype: LLAMA_FTYPE.MOSTLY_Q4_K_M, bound: 1e-4, meanBound: 1e-4 },
 ];
