@@ -3,6 +3,7 @@ import { roleAllows } from "@/lib/auth/principal";
 import { INPUT_TEXT, OUTPUT_TEXT } from "@/lib/calls/list-calls";
 import { csvText } from "@/lib/client/csv";
 import { getDatabase } from "@/lib/db/client";
+import { isCorrection } from "@/lib/feedback/corrections";
 import { resolveQueue } from "./queue-access";
 import { itemAnnotations } from "./item-annotations";
 import type { ExportQuery } from "./item-schemas";
@@ -46,7 +47,7 @@ export async function exportAnnotations(principal: Principal, queueId: string, q
       return {
         queue_id: queueId, item_id: item.id, call_id: item.callId, annotator: a.annotator, annotator_user_id: a.annotator_user_id, state: a.state,
         prompt: item.prompt, answer: item.answer,
-        correction: typeof correction === "string" && correction.trim() !== (item.answer ?? "").trim() ? correction : null,
+        correction: isCorrection(correction, item.answer) ? correction : null,
         values: a.values, note: a.note, review_state: item.reviewState, review_note: item.reviewNote,
         submitted_at: a.submitted_at, time_spent_ms: a.time_spent_ms,
       };
