@@ -18,7 +18,7 @@ import { EmptyState } from "@/components/ui/empty-state";
 import { Panel } from "@/components/ui/panel";
 import { QueryError } from "@/components/ui/query-error";
 import { Skeleton } from "@/components/ui/skeleton";
-import { downloadText } from "@/lib/client/csv";
+import { downloadText } from "@/lib/client/download";
 import { bucketsCsv, flattenBucket, metricColumns } from "@/lib/client/feedback-stats";
 
 // Stats → Feedback: feedback over time for a project. Pick the range and filters, chart an

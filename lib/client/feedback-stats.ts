@@ -1,4 +1,4 @@
-import { csvText } from "@/lib/client/csv";
+import { csvText } from "@/lib/contract/csv";
 import { metricSlug, percentileName } from "@/lib/feedback/stats-metrics";
 
 // A /feedback/stats answer shaped for the console's Feedback stats tab: a metric's columns and the

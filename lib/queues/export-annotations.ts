@@ -1,7 +1,7 @@
 import type { Principal } from "@/lib/auth/principal";
 import { roleAllows } from "@/lib/auth/principal";
 import { INPUT_TEXT, OUTPUT_TEXT } from "@/lib/calls/list-calls";
-import { csvText } from "@/lib/client/csv";
+import { csvText } from "@/lib/contract/csv";
 import { getDatabase } from "@/lib/db/client";
 import { isCorrection } from "@/lib/feedback/corrections";
 import { resolveQueue } from "./queue-access";

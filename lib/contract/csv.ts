@@ -1,4 +1,4 @@
-// Text files the console builds in the browser: RFC 4180 CSV, and saving text as a download.
+// CSV as Anneal writes it, in the browser (chart data) and on the server (queue exports): RFC 4180.
 
 /** One CSV field: text as is, other values as JSON, null and undefined empty; quoted (its quotes
  *  doubled) when it holds a comma, a quote or a line break. */
@@ -10,14 +10,4 @@ const csvField = (value: unknown) => {
 /** Lines of fields as RFC 4180 CSV: CRLF after every line, the last included. */
 export function csvText(lines: unknown[][]): string {
   return lines.map((line) => line.map(csvField).join(",")).join("\r\n") + "\r\n";
-}
-
-/** Saves text as a file through a temporary link (the browser's download). */
-export function downloadText(text: string, filename: string, type: string) {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  link.click();
-  URL.revokeObjectURL(url);
 }
