@@ -69,9 +69,9 @@ describe("a preferred-choice spec", () => {
     const done = await submit(onPair.id, { better: { preferred: 1, over: 2 } });
     expect(done.status).toBe(200);
     expect(done.body.feedback).toEqual([{ id: expect.any(String), feedback_type: "wandb.annotation.better", payload: { value: { preferred: 1, over: 2 } } }]);
-    // Agreement compares pairs exactly (one annotator so far: no item counted).
+    // Agreement compares pairs exactly, and alpha treats a choice as one nominal label (one annotator so far: no item counted).
     const stats = await call(w.team.member, "GET", `/annotation_queues/${queue.id}/stats`);
-    expect(stats.body.agreement).toEqual([{ spec: "better", type: "preferred_choice", items: 0, agreeing: 0, rate: null }]);
+    expect(stats.body.agreement).toEqual([{ spec: "better", type: "preferred_choice", items: 0, agreeing: 0, rate: null, alpha: null, alpha_metric: "nominal" }]);
   });
 
   it("does not break feedback stats: the pair's indexes are numeric keys, the value itself no number", async () => {
