@@ -78,7 +78,8 @@ test("an annotator completes a queue with the keyboard only: scores, a corrected
   await expect(page).toHaveURL(new RegExp(`/annotate/${queue.id}$`));
 
   const field = (spec: string) => page.getByTestId("annotate-field").and(page.locator(`[data-spec="${spec}"]`));
-  const quality = field("quality").getByRole("spinbutton");
+  // A whole-number 1–5 field is a row of numbered buttons (radios); the digit keys press them.
+  const quality = (n: number) => field("quality").getByRole("radio", { name: new RegExp(String(n)) });
   const reply = field("better_reply").getByRole("textbox");
   const onItem = async (call: Call) => {
     await expect(page.getByTestId("display-fields")).toContainText(call.prompt);
@@ -94,7 +95,7 @@ test("an annotator completes a queue with the keyboard only: scores, a corrected
   await expect(field("quality").getByRole("alert")).toHaveText("Required");
   await expect(field("on_topic").getByRole("alert")).toHaveText("Required");
   await page.keyboard.press("4");
-  await expect(quality).toHaveValue("4");
+  await expect(quality(4)).toHaveAttribute("aria-checked", "true");
   await page.keyboard.press("j");
   await page.keyboard.press("1");
   await expect(field("on_topic").getByRole("radio", { name: /Yes/ })).toHaveAttribute("aria-checked", "true");
@@ -116,7 +117,7 @@ test("an annotator completes a queue with the keyboard only: scores, a corrected
   await page.keyboard.press("2");
   await page.reload();
   await onItem(calls[1]);
-  await expect(quality).toHaveValue("3");
+  await expect(quality(3)).toHaveAttribute("aria-checked", "true");
   await expect(field("on_topic").getByRole("radio", { name: /No/ })).toHaveAttribute("aria-checked", "true");
   await page.keyboard.press("Control+Enter");
 
@@ -146,10 +147,10 @@ test("an annotator completes a queue with the keyboard only: scores, a corrected
   await page.keyboard.press("ArrowLeft");
   await onItem(calls[3]);
   await expect(page.getByTestId("revisiting")).toBeVisible();
-  await expect(quality).toHaveValue("5");
+  await expect(quality(5)).toHaveAttribute("aria-checked", "true");
   await page.keyboard.press("ArrowLeft");
   await onItem(calls[1]);
-  await expect(quality).toHaveValue("3");
+  await expect(quality(3)).toHaveAttribute("aria-checked", "true");
   await page.keyboard.press("5");
   await page.keyboard.press("Control+Enter");
   await onItem(calls[3]); // forward to the next submitted item

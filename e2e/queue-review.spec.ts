@@ -119,9 +119,9 @@ test("a reviewer reads the items with previews, values and a correction diff, fi
   await annotatorPage.goto(`/annotate/${queue.id}`);
   await expect(annotatorPage.getByTestId("review-note")).toHaveText("Score the answer the model gave, not your correction.");
   await expect(annotatorPage.getByTestId("display-fields").or(annotatorPage.getByText("Name a mountain.")).first()).toBeVisible();
-  const score = annotatorPage.getByTestId("annotate-field").and(annotatorPage.locator('[data-spec="score"]')).getByRole("spinbutton");
-  await expect(score).toHaveValue("2");
-  await score.fill("4");
+  const score = (n: number) => annotatorPage.getByTestId("annotate-field").and(annotatorPage.locator('[data-spec="score"]')).getByRole("radio", { name: new RegExp(String(n)) });
+  await expect(score(2)).toHaveAttribute("aria-checked", "true");
+  await score(4).click();
   await annotatorPage.keyboard.press("Control+Enter");
   await expect(annotatorPage.getByTestId("review-note")).toHaveCount(0); // on to the next item
   await annotatorContext.close();
