@@ -180,7 +180,7 @@ test("an annotator completes a queue with the keyboard only: scores, a corrected
   expect(on(calls[2], "wandb.note.1")).toEqual([{ note: "I do not read Welsh." }]);
   expect(result.result.filter((r) => r.svc_ref.endsWith(calls[2].id) && r.feedback_type.startsWith("wandb.annotation."))).toEqual([]);
   expect(on(calls[3], "wandb.annotation.quality")).toEqual([{ value: 5 }]);
-  expect(on(calls[3], "wandb.annotation.better_reply")).toEqual([{ value: calls[3].answer }]);
+  expect(on(calls[3], "wandb.annotation.better_reply")).toEqual([]); // left as the model wrote it: no correction stored
 });
 
 test("a preferred choice between two answers, picked with a digit; Release (r) gives the next item back and opens the queue list", async ({ page, request }) => {
