@@ -3,7 +3,8 @@ import { E2E_INIT_API_KEY } from "../playwright.config";
 import { adminAuth, signInAsAdmin } from "./session";
 
 // The console after a day of use (issue 29 items 5, 6, 9), as people do it: pages that load
-// without a React error whatever the clock and zone, a curl example that stays on screen, a corrected reply that is only
+// without a React error whatever the clock and zone, an API reference to read and filter that fetches nothing from
+// elsewhere, a curl example that stays on screen, a corrected reply that is only
 // saved when it corrects something, numbers by buttons, annotation specs charted by name, and the
 // call log's Feedback column showing values.
 
@@ -32,8 +33,8 @@ async function spec(request: APIRequestContext, team: string, body: Record<strin
   return ((await response.json()) as { ref: string }).ref;
 }
 
-/** Console errors (a hydration mismatch is one: React #418) and requests to any other origin. */
-function watch(page: Page) {
+/** Console errors (a hydration mismatch is one: React #418) and requests to any origin but the server's. */
+function watch(page: Page, serverOrigin: string) {
   const errors: string[] = [];
   const elsewhere: string[] = [];
   page.on("console", (message) => {
@@ -42,20 +43,20 @@ function watch(page: Page) {
   page.on("pageerror", (error) => errors.push(error.message));
   page.on("request", (request) => {
     const url = new URL(request.url());
-    if (!["http:", "https:"].includes(url.protocol)) return;
-    if (url.hostname !== "127.0.0.1" && url.hostname !== "localhost") elsewhere.push(request.url());
+    if (["data:", "blob:"].includes(url.protocol)) return; // read in the page, not fetched
+    if (url.origin !== serverOrigin) elsewhere.push(request.url());
   });
   return { errors, elsewhere };
 }
 
-test("the call log and Stats → Feedback load without a React error, at a fixed clock in a +05:45 zone, again and again", async ({ page, request }) => {
+test("the call log and Stats → Feedback load without a React error, at a fixed clock in a +05:45 zone, again and again", async ({ page, request, baseURL }) => {
   test.setTimeout(180_000);
   const team = await teamOf(request);
   await complete(request, `${team}/${PROJECT}`, "Hello there.");
   expect((await request.put("/v1/me/workspace", { headers: adminAuth, data: { team, project: PROJECT } })).status()).toBe(200);
   await page.clock.setFixedTime(new Date());
   await signInAsAdmin(page);
-  const { errors } = watch(page);
+  const { errors } = watch(page, new URL(baseURL!).origin);
   // A slower CPU widens the window in which a late-hydrating part of the page could see data the shell fetched.
   const cdp = await page.context().newCDPSession(page);
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
@@ -69,6 +70,31 @@ test("the call log and Stats → Feedback load without a React error, at a fixed
   }
   await cdp.send("Emulation.setCPUThrottlingRate", { rate: 1 });
   expect(errors).toEqual([]);
+});
+
+test("the API reference renders the OpenAPI document, finds an endpoint by its path, and fetches nothing from elsewhere", async ({ page, baseURL }) => {
+  await signInAsAdmin(page);
+  const { errors, elsewhere } = watch(page, new URL(baseURL!).origin);
+  await page.getByRole("complementary").getByRole("link", { name: "API reference" }).click();
+  await expect(page).toHaveURL(/\/api-reference$/);
+  await expect(page.getByRole("link", { name: "/v1/openapi.json" })).toHaveAttribute("href", "/v1/openapi.json"); // the raw document
+  const reference = page.getByTestId("api-reference");
+  const paths = reference.locator(".opblock-summary-path[data-path]");
+  const health = reference.locator('.opblock-summary-path[data-path="/v1/health"]');
+  await expect(health).toHaveCount(1, { timeout: 30_000 });
+
+  await reference.getByPlaceholder("Filter by tag or path").fill("chat/completions");
+  await expect(health).toHaveCount(0);
+  const shown = await paths.evaluateAll((spans) => spans.map((span) => span.getAttribute("data-path")));
+  expect(shown).toContain("/v1/chat/completions");
+  expect(shown.every((path) => path!.includes("chat/completions"))).toBe(true);
+  // Opened, the operation shows what it takes: its summary and request body.
+  await reference.locator('.opblock-summary-path[data-path="/v1/chat/completions"]').click();
+  await expect(reference.getByText("Request body").first()).toBeVisible();
+  await expect(reference.getByText("messages").first()).toBeVisible();
+
+  expect(errors).toEqual([]);
+  expect(elsewhere).toEqual([]);
 });
 
 test("the Models page's curl example stays on screen", async ({ page, request }) => {

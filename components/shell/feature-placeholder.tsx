@@ -19,7 +19,7 @@ export interface FeaturePlaceholderProps {
 }
 
 export function FeaturePlaceholder({ icon: Icon, title, description, emptyTitle, emptyText, features, snippet, links = [] }: FeaturePlaceholderProps) {
-  const allLinks = [...links, { href: "/v1/openapi.json", label: "API reference (OpenAPI)" }];
+  const allLinks = [...links, { href: "/api-reference", label: "API reference" }];
   return (
     <>
       <PageHeader title={title} description={description} />

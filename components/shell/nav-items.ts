@@ -22,8 +22,8 @@ export const ANNOTATE_NAV: NavItem = { href: "/annotate", label: "Annotate", ico
 
 export const navFor = (role: Role): NavItem[] => (role === "annotator" ? [ANNOTATE_NAV] : [...TEAM_NAV, ANNOTATE_NAV]);
 
-/** Paths an annotator may open; everything else sends them to /annotate. */
-export const ANNOTATOR_PATHS = ["/annotate", "/settings/account"];
+/** Paths an annotator may open; everything else sends them to /annotate (the API reference shows only the public document). */
+export const ANNOTATOR_PATHS = ["/annotate", "/settings/account", "/api-reference"];
 
 export const isAnnotatorPath = (pathname: string) =>
   ANNOTATOR_PATHS.some((path) => pathname === path || pathname.startsWith(`${path}/`));

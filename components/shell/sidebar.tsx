@@ -47,15 +47,7 @@ export function Sidebar() {
       </nav>
       <div className="flex flex-col gap-0.5 border-t border-zinc-200 px-2 py-3">
         <NavLink item={settings} active={isActive("/settings")} />
-        <a
-          href="/v1/openapi.json"
-          target="_blank"
-          rel="noreferrer"
-          className="flex items-center gap-2.5 rounded-md px-2.5 py-1.5 text-sm font-medium text-zinc-600 hover:bg-zinc-200/50 hover:text-zinc-900 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-brand-600"
-        >
-          <BookOpen className="size-4 text-zinc-400" aria-hidden />
-          API reference
-        </a>
+        <NavLink item={{ href: "/api-reference", label: "API reference", icon: BookOpen }} active={isActive("/api-reference")} />
       </div>
     </aside>
   );
