@@ -24,7 +24,8 @@ import { installInferenceModels, type InferenceFixture } from "./inference-fixtu
 // without tools, multi-part content and every role. The real engine serves; the real trajectory and
 // SFT tokenizers read the same GGUF the way a training job does. A Qwen3 and a Llama 3 GGUF
 // (random weights, real tokenizers and templates) are served too, and their trajectories tokenized
-// by the vocabulary a training job loads for them (llama.cpp's).
+// by the vocabulary a training job loads for them (llama.cpp's), with the chat_template_kwargs they
+// were served with.
 
 let fixture: InferenceFixture;
 let user: TestUser;
@@ -78,8 +79,8 @@ function training(messages_and_choices: object[], withTools: boolean): TrainingR
 }
 
 /** A trajectory's rows as a training job on a real model tokenizes them. */
-function trainingWith(vocabulary: TrainingVocabulary, messages_and_choices: object[], withTools: object[] | null): TrainingRow[] {
-  const [group] = parseTrajectoryGroups([{ trajectories: [{ messages_and_choices, reward: 1, tools: withTools }] }]);
+function trainingWith(vocabulary: TrainingVocabulary, messages_and_choices: object[], withTools: object[] | null, chat_template_kwargs?: object): TrainingRow[] {
+  const [group] = parseTrajectoryGroups([{ trajectories: [{ messages_and_choices, reward: 1, tools: withTools, chat_template_kwargs }] }]);
   return tokenizeTrajectory(vocabulary.format, vocabulary, group.trajectories[0], { group: 0, trajectory: 0 }, 4096);
 }
 
@@ -197,6 +198,20 @@ describe.each(REAL)("$name: a trajectory of served completions trains on the ids
     expectTrainedAsServed(rows, [first, second]);
     const tokens = (s: Served) => s.completion.prompt_token_ids!.length + s.completion.choices[0].token_ids!.length;
     console.info(`${name}: tools trajectory, served ${tokens(first)} + ${tokens(second)} tokens, trained in ${rows.length} row(s)`);
+  });
+
+  it("served with chat_template_kwargs (Qwen3's enable_thinking: false) and tools: trained with the same kwargs", async () => {
+    const kwargs = { enable_thinking: false };
+    const opening = [{ role: "system", content: "You are terse." }, { role: "user", content: "Weather in Zürich?" }];
+    const served = await serve(opening, { ...asIds, tools: weather, chat_template_kwargs: kwargs });
+    const messages = [...opening, served.choice];
+    expectTrainedAsServed(trainingWith(loaded.vocabulary, messages, weather, kwargs), [served]);
+    if (name === "test/qwen3") {
+      const prompt = new TextDecoder().decode(loaded.vocabulary.decodeBytes(served.completion.prompt_token_ids!));
+      expect(prompt).toMatch(/<\|im_start\|>assistant\n<think>\n\n<\/think>\n\n$/);
+      // Without them training renders another prompt than the one served.
+      expect(() => expectTrainedAsServed(trainingWith(loaded.vocabulary, messages, weather), [served])).toThrow(/no training row starts with the served prompt/);
+    }
   });
 
   it("a sampled <think> turn after an earlier reasoning turn, then a turn of just the end-of-turn token", async () => {

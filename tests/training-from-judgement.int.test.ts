@@ -207,12 +207,13 @@ describe("SFT dataset from judgement", () => {
   });
 });
 
-/** A recorded call with `n` choices, each with logprobs in token_id form (what RL trains). */
-async function recordChoices(prompt: string, answers: string[]): Promise<string> {
+/** A recorded call with `n` choices, each with logprobs in token_id form (what RL trains), and
+ *  `request`'s fields besides. */
+async function recordChoices(prompt: string, answers: string[], request: Record<string, unknown> = {}): Promise<string> {
   const row = await getDb().call.create({
     data: {
       projectId: w.projectId, traceId: randomUUID(), opName: "chat.completions", requestId: randomUUID(), model: "anneal/tiny-chat", baseModel: "anneal/tiny-chat",
-      inputs: { messages: [{ role: "user", content: prompt }], n: answers.length, logprobs: true },
+      inputs: { messages: [{ role: "user", content: prompt }], n: answers.length, logprobs: true, ...request },
       output: {
         choices: answers.map((content, index) => ({
           index, finish_reason: "stop", message: { role: "assistant", content },
@@ -283,6 +284,40 @@ describe("RL from human scores", () => {
       messages_and_choices: [{ role: "user", content: `choices ${tag}` }, { index: 1, message: { content: "e" }, logprobs: { content: [{ token: "token_id:101", logprob: -0.5 }] } }],
     });
     await getDb().trainingJob.update({ where: { id: dto.id }, data: { status: "cancelled" } });
+  });
+
+  it("a call's chat_template_kwargs (its own template and documents folded in) go with its trajectories and examples; calls rendered otherwise are other groups", async () => {
+    const tag = randomUUID().slice(0, 8);
+    const thinkingOff = { chat_template_kwargs: { enable_thinking: false } };
+    const ownTemplate = { chat_template_kwargs: { greeting: "hi" }, chat_template: "{{ greeting }}{{ messages[0].content }}", documents: [{ title: "d" }] };
+    const ids = [
+      await recordChoices(`k ${tag}`, ["a"], thinkingOff),
+      await recordChoices(`k ${tag}`, ["b"], thinkingOff),
+      await recordChoices(`k ${tag}`, ["c"], ownTemplate),
+      await recordChoices(`k ${tag}`, ["d"], { chat_template_kwargs: {} }),
+    ];
+    const { queue, items } = await createQueue(w, { specs: [{ name: "score" }] }, ids);
+    for (const [k, score] of [5, 1, 3, 2].entries()) await annotate(queue.id, items[k].id, w.team.annotator, { score });
+
+    const preview = await rlGroups({ queue_id: queue.id, reward_spec: "score" });
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+    expect(preview.body.groups.map((g: { trajectories: { call_id: string }[] }) => g.trajectories.map((t) => t.call_id))).toEqual([ids.slice(0, 2)]);
+    expect(preview.body.singles.map((g: { trajectories: { call_id: string }[] }) => g.trajectories[0].call_id)).toEqual(ids.slice(2));
+    const job = await post(w.team.member, "/v1/preview/judgement/rl-jobs", { queue_id: queue.id, reward_spec: "score", model_id: modelId });
+    expect(job.status, JSON.stringify(job.body)).toBe(200);
+    const stored = JSON.parse((await getDb().trainingJob.findUniqueOrThrow({ where: { id: job.body.id } })).input);
+    expect(stored.trajectory_groups[0].trajectories.map((t: { chat_template_kwargs: unknown }) => t.chat_template_kwargs)).toEqual([{ enable_thinking: false }, { enable_thinking: false }]);
+    await getDb().trainingJob.update({ where: { id: job.body.id }, data: { status: "cancelled" } });
+
+    const built = await sft({ queue_id: queue.id, rule: { spec: "score", op: ">=", value: 1 } });
+    expect(built.status, JSON.stringify(built.body)).toBe(200);
+    const user = { role: "user", content: `k ${tag}` };
+    expect(await fileLines(built.body.file.id)).toEqual([
+      { messages: [user, { role: "assistant", content: "a" }], chat_template_kwargs: { enable_thinking: false } },
+      { messages: [user, { role: "assistant", content: "b" }], chat_template_kwargs: { enable_thinking: false } },
+      { messages: [user, { role: "assistant", content: "c" }], chat_template_kwargs: { greeting: "hi", chat_template: ownTemplate.chat_template, documents: ownTemplate.documents } },
+      { messages: [user, { role: "assistant", content: "d" }] },
+    ]);
   });
 
   it("boolean rewards are 1 and 0; nothing to compare is a 400 that says why; a text spec is a 422", async () => {

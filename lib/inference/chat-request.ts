@@ -23,6 +23,13 @@ const int64 = (min = INT64_MIN) =>
   z.number().min(min).max(INT64_MAX).refine(Number.isInteger, "Input should be a valid integer");
 const jsonObject = z.record(z.string(), z.unknown());
 
+/** Variables for the chat template (vLLM's chat_template_kwargs, e.g. Qwen3's enable_thinking);
+ *  a `chat_template` among them is the template itself. Trajectories and SFT examples carry them too. */
+export const chatTemplateKwargsSchema = jsonObject.refine(
+  (kwargs) => typeof kwargs.chat_template !== "string" || kwargs.chat_template.length <= MAX_CHAT_TEMPLATE_CHARACTERS,
+  { message: chatTemplateTooLong, path: ["chat_template"] },
+);
+
 const textPart = z.object({ type: z.literal("text"), text: z.string() });
 const contentPart = z.looseObject({ type: z.string() });
 
@@ -152,12 +159,7 @@ const requestShape = z.object({
   add_special_tokens: z.boolean().default(false),
   documents: z.array(z.record(z.string(), z.string())).optional(),
   chat_template: z.string().max(MAX_CHAT_TEMPLATE_CHARACTERS, chatTemplateTooLong).optional(),
-  chat_template_kwargs: jsonObject
-    .refine((kwargs) => typeof kwargs.chat_template !== "string" || kwargs.chat_template.length <= MAX_CHAT_TEMPLATE_CHARACTERS, {
-      message: chatTemplateTooLong,
-      path: ["chat_template"],
-    })
-    .default({}),
+  chat_template_kwargs: chatTemplateKwargsSchema.default({}),
   mm_processor_kwargs: jsonObject.optional(),
   structured_outputs: structuredOutputsSchema.optional(),
   priority: int64().default(0),
@@ -223,3 +225,14 @@ export const chatCompletionRequestSchema = requestShape.superRefine(crossFieldRu
 }));
 
 export type ChatCompletionRequest = z.output<typeof chatCompletionRequestSchema>;
+
+/** The chat_template_kwargs that render a request's prompt on their own: its own `chat_template` and
+ *  `documents` folded in (they reach the template the same way), so a trajectory or SFT example built
+ *  from a served call trains on the prompt that call was served. */
+export function servedTemplateKwargs(request: Pick<ChatCompletionRequest, "chat_template" | "chat_template_kwargs" | "documents">): Record<string, unknown> {
+  return {
+    ...request.chat_template_kwargs,
+    ...(request.chat_template !== undefined && { chat_template: request.chat_template }),
+    ...(request.documents !== undefined && { documents: request.documents }),
+  };
+}

@@ -62,9 +62,19 @@ describe("the shared renderer", () => {
     expect(renderChat(probe, { messages: messages as never }, { addGenerationPrompt: false })).toBe("false|false");
   });
 
+  it("passes chat_template_kwargs to the template, a chat_template among them replacing the model's", () => {
+    const probe = { ...format, template: "{{ enable_thinking is defined }}|{{ enable_thinking }}|{{ add_generation_prompt }}" };
+    const render = (kwargs?: Record<string, unknown>) => renderChat(probe, { messages: [], chat_template_kwargs: kwargs }, { addGenerationPrompt: true });
+    expect(render()).toBe("false||true");
+    // The renderer's own variables win over a kwarg of the same name.
+    expect(render({ enable_thinking: false, add_generation_prompt: false })).toBe("true|false|true");
+    expect(render({ chat_template: "own {{ enable_thinking }}", enable_thinking: true })).toBe("own true");
+  });
+
   it("reports templates that do not parse or fail as ChatTemplateErrors", () => {
-    expect(() => renderChat(format, { messages: [] }, { addGenerationPrompt: false, template: "{% if %}" })).toThrow(/^The chat template does not parse/);
-    expect(() => renderChat(format, { messages: [] }, { addGenerationPrompt: false, template: "{{ raise_exception('no') }}" })).toThrow(
+    const withTemplate = (template: string) => renderChat(format, { messages: [], chat_template_kwargs: { chat_template: template } }, { addGenerationPrompt: false });
+    expect(() => withTemplate("{% if %}")).toThrow(/^The chat template does not parse/);
+    expect(() => withTemplate("{{ raise_exception('no') }}")).toThrow(
       new ChatTemplateError("The chat template failed to render these messages: no"),
     );
   });

@@ -37,15 +37,14 @@ export interface WireMessage {
 export interface Conversation {
   messages: readonly WireMessage[];
   tools?: readonly unknown[] | null;
+  /** More template variables (e.g. Qwen3's enable_thinking); a `chat_template` among them is the
+   *  template to render with instead of the model's. */
+  chat_template_kwargs?: Readonly<Record<string, unknown>> | null;
 }
 
 export interface RenderOptions {
   /** End with the template's opening of an assistant turn. */
   addGenerationPrompt: boolean;
-  /** Another template than the model's (a request's chat_template). */
-  template?: string;
-  /** More template variables (chat_template_kwargs, documents); the renderer's own take precedence. */
-  variables?: Record<string, unknown>;
 }
 
 /** Where in a conversation's messages a problem is: a message, and maybe one of its content parts. */
@@ -80,11 +79,12 @@ export function messageText(content: WireMessage["content"], index: number): str
 }
 
 export function renderChat(format: ChatFormat, conversation: Conversation, options: RenderOptions): string {
-  const template = compile(options.template ?? format.template);
+  const kwargs = conversation.chat_template_kwargs ?? {};
+  const template = compile(kwargs.chat_template == null ? format.template : String(kwargs.chat_template));
   const tools = conversation.tools?.length ? conversation.tools : undefined;
   try {
     return renderTemplate(template, {
-      ...options.variables,
+      ...kwargs,
       messages: conversation.messages.map(templateMessage),
       tools,
       add_generation_prompt: options.addGenerationPrompt,

@@ -1,6 +1,6 @@
 import { badRequest } from "@/lib/contract/errors";
 import { ChatTemplateError, messageText as contentText, renderChat, type ChatFormat } from "@/lib/engine/tokenizer/chat-template";
-import type { ChatCompletionRequest, ChatMessage } from "@/lib/inference/chat-request";
+import { servedTemplateKwargs, type ChatCompletionRequest, type ChatMessage } from "@/lib/inference/chat-request";
 
 // A request's messages → prompt text through the renderer training shares
 // (lib/engine/tokenizer/chat-template.ts), with what only a request brings: its own chat_template,
@@ -13,14 +13,8 @@ export function messageText(message: ChatMessage, index: number): string {
 }
 
 export function renderChatPrompt(request: ChatCompletionRequest, format: ChatFormat): string {
-  const own = request.chat_template ?? request.chat_template_kwargs.chat_template;
-  const text = refusingBadInput(() =>
-    renderChat(format, request, {
-      addGenerationPrompt: request.add_generation_prompt,
-      template: own === undefined ? undefined : String(own),
-      variables: { ...request.chat_template_kwargs, documents: request.documents },
-    }),
-  );
+  const conversation = { ...request, chat_template_kwargs: servedTemplateKwargs(request) };
+  const text = refusingBadInput(() => renderChat(format, conversation, { addGenerationPrompt: request.add_generation_prompt }));
   return request.continue_final_message ? openFinalMessage(text, messageText(request.messages.at(-1)!, request.messages.length - 1)) : text;
 }
 

@@ -3,7 +3,8 @@
 // trajectory puts before each trained turn, tokenized by llama.cpp (the file loaded
 // vocabulary-only), with tools and with Qwen3's <think> turns; each trained turn ends at the
 // template's end-of-turn token (Llama 3's <|eot_id|>, not its EOS), and sampled tokens named
-// `token_id:N` are trained as those ids. The models are random-weight files with the real
+// `token_id:N` are trained as those ids; chat_template_kwargs (Qwen3's enable_thinking) render the
+// trained prompts as they rendered the served ones. The models are random-weight files with the real
 // tokenizers and chat templates; Anneal's own models keep Anneal's tokenizer.
 import fs from "node:fs";
 import os from "node:os";
@@ -84,7 +85,7 @@ describe.each(VARIANTS)("$label", (v) => {
     writeRealLayoutModel(file, v.shape, { seed: 3 });
     served = await (await getLlamaRuntime()).loadModel({ modelPath: file });
     loaded = await loadTrainingVocabulary(file);
-  });
+  }, 120_000); // writes and loads a model with a 150k-token vocabulary: seconds, more on a loaded machine
   afterAll(async () => {
     await loaded?.close();
     await served?.dispose();
@@ -146,6 +147,35 @@ describe.each(VARIANTS)("$label", (v) => {
       expect(decode(rows[0].ids)).toContain(THINKING);
       expect(decode(prompt)).not.toContain("Check divisors");
       console.info(`qwen3: <think> rows of ${rows.map((r) => r.ids.length).join(" and ")} tokens`);
+    }
+  });
+
+  it("renders chat_template_kwargs as serving does: Qwen3's enable_thinking false, with tools", () => {
+    const kwargs = { enable_thinking: false };
+    const messages = toolMessages.slice(0, 4);
+    const prompt = servedPrompt(messages, { chat_template_kwargs: kwargs });
+    const sampled = [...served.tokenize(" 21.5 °C", false), served.tokenize(v.endOfTurn, true)[0]];
+    const choice = {
+      message: { role: "assistant", content: served.detokenize(sampled.slice(0, -1) as Token[], true) },
+      logprobs: { content: sampled.map((id) => ({ token: `token_id:${id}`, logprob: -0.5 })) },
+    };
+    const rowsOf = (chat_template_kwargs?: object) => {
+      const [group] = parseTrajectoryGroups([{ trajectories: [{ messages_and_choices: [...messages, choice], tools, chat_template_kwargs, reward: 1 }] }]);
+      return tokenizeTrajectory(loaded.vocabulary.format, loaded.vocabulary, group.trajectories[0], { group: 0, trajectory: 0 }, CONTEXT);
+    };
+    expect(rowsOf(kwargs).map((r) => r.ids)).toEqual([[...prompt, ...sampled]]);
+    // An SFT example with the same kwargs trains its final turn after the same prompt.
+    const example = sftExampleSchema.parse({ messages: toolMessages, tools, chat_template_kwargs: kwargs });
+    const final = tokenizeSftExample(loaded.vocabulary.format, example, "last", CONTEXT, 0).at(-1)!;
+    expect(final.ids.slice(0, prompt.length)).toEqual(servedPrompt(toolMessages.slice(0, 4), { chat_template_kwargs: kwargs }));
+    expect(final.assistantMask.indexOf(1)).toBe(prompt.length);
+    if (v.shape.arch === "qwen3") {
+      // The empty reasoning block is the prompt's now, not the trained turn's; without the kwargs
+      // training would render another prompt than the one served.
+      expect(decode(prompt).endsWith("<|im_start|>assistant\n<think>\n\n</think>\n\n")).toBe(true);
+      expect(decode(final.ids.slice(prompt.length))).toBe("It's 21.5 °C in Zürich.<|im_end|>");
+      expect(rowsOf()[0].ids.slice(0, prompt.length)).not.toEqual(prompt);
+      expect(rowsOf()[0].ids.slice(0, -sampled.length)).toEqual(servedPrompt(messages));
     }
   });
 

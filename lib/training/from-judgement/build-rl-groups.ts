@@ -1,9 +1,10 @@
 // RL from human scores: trajectory groups built from recorded calls, each trajectory's reward the
 // combined annotation of a numeric or boolean spec (true = 1, false = 0). A group is the choices of
 // one call (n ≥ 2), each scored on its own (a feedback row whose ref is the call's followed by
-// `/choice/<index>`), or the single-choice calls with the same prompt (messages and tools), scored
-// on the call. A trajectory is the request's messages and the Choice as recorded — logprobs and
-// token ids included — so the RL job trains it as it trains a client's rollout. A group of one
+// `/choice/<index>`), or the single-choice calls with the same prompt (messages, tools and
+// chat_template_kwargs), scored on the call. A trajectory is the request's messages, tools and
+// chat_template_kwargs (recorded-template.ts) and the Choice as recorded — logprobs and token ids
+// included — so the RL job trains it as it trains a client's rollout. A group of one
 // trajectory has nothing to compare its reward with: it is listed and left out, never trained.
 import type { Principal } from "@/lib/auth/principal";
 import { isJsonObject, type JsonObject } from "@/lib/call-log/json-object";
@@ -14,6 +15,7 @@ import { combineValues, type AnnotationRow } from "./combine-annotations";
 import { byCall, loadAnnotations, resolveJudgedCalls, type JudgedCalls } from "./judged-calls";
 import { requireSpec, valueKind } from "./judgement-rule";
 import { judgementSource, LeftOutTally } from "./lineage";
+import { recordedTemplateKwargs, TEMPLATE_INPUT_COLUMNS, type TemplateInputs } from "./recorded-template";
 import { PREVIEW_CHARS } from "@/lib/calls/schemas";
 import type { GroupPreview, JudgementSource, LeftOutReason, RlGroupsBody, RlGroupsDto } from "./schemas";
 
@@ -21,6 +23,8 @@ interface RecordedCall {
   id: string;
   messages: JsonObject[];
   tools: unknown[] | null;
+  /** What else its prompt was rendered with (recorded-template.ts). */
+  templateKwargs: JsonObject | null;
   choices: JsonObject[];
 }
 
@@ -30,8 +34,9 @@ const BATCH = 200;
 async function loadCalls(calls: JudgedCalls, ids: string[]): Promise<Map<string, RecordedCall>> {
   const loaded = new Map<string, RecordedCall>();
   for (let i = 0; i < ids.length; i += BATCH) {
-    const rows = await getDatabase().sql.query<{ id: string; messages: unknown; tools: unknown; output: unknown }>(
-      `SELECT id, inputs->'messages' AS messages, inputs->'tools' AS tools, output FROM "Call" WHERE id = ANY($1::uuid[]) AND "projectId" = $2::uuid`,
+    const rows = await getDatabase().sql.query<{ id: string; messages: unknown; tools: unknown; output: unknown } & TemplateInputs>(
+      `SELECT id, inputs->'messages' AS messages, inputs->'tools' AS tools, ${TEMPLATE_INPUT_COLUMNS}, output
+         FROM "Call" WHERE id = ANY($1::uuid[]) AND "projectId" = $2::uuid`,
       [ids.slice(i, i + BATCH), calls.projectId],
     );
     for (const row of rows) {
@@ -41,6 +46,7 @@ async function loadCalls(calls: JudgedCalls, ids: string[]): Promise<Map<string,
         id: row.id,
         messages: Array.isArray(row.messages) ? row.messages.filter(isJsonObject) : [],
         tools: Array.isArray(row.tools) && row.tools.length ? row.tools : null,
+        templateKwargs: recordedTemplateKwargs(row),
         choices: choices.sort((a, b) => Number(a.index ?? 0) - Number(b.index ?? 0)),
       });
     }
@@ -60,7 +66,12 @@ function promptPreview(messages: JsonObject[]): string {
  *  (what a client sends back); null if it is not one the RL job reads. */
 function trajectoryOf(call: RecordedCall, choice: number, reward: number): Trajectory | null {
   const { index, message, finish_reason, logprobs } = call.choices[choice];
-  const parsed = trajectorySchema.safeParse({ messages_and_choices: [...call.messages, { index, message, finish_reason, logprobs }], reward, tools: call.tools });
+  const parsed = trajectorySchema.safeParse({
+    messages_and_choices: [...call.messages, { index, message, finish_reason, logprobs }],
+    reward,
+    tools: call.tools,
+    chat_template_kwargs: call.templateKwargs,
+  });
   return parsed.success ? parsed.data : null;
 }
 
@@ -123,7 +134,7 @@ export async function buildRlGroups(principal: Principal, body: RlGroupsBody): P
         leftOut.add("not_trainable", callId);
         continue;
       }
-      const key = JSON.stringify([call.messages, call.tools]);
+      const key = JSON.stringify([call.messages, call.tools, call.templateKwargs]);
       const group = building.get(key) ?? { kind: "prompt", members: [] };
       group.members.push({ call, choice: 0, reward: scored, trajectory });
       building.set(key, group);

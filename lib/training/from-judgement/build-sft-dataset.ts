@@ -15,10 +15,11 @@ import { combineValues, newestText, type AnnotationRow } from "./combine-annotat
 import { byCall, loadAnnotations, resolveJudgedCalls, type JudgedCalls } from "./judged-calls";
 import { passesRule, requireSpec, resolveRule, valueKind } from "./judgement-rule";
 import { judgementSource, LeftOutTally } from "./lineage";
+import { recordedTemplateKwargs, TEMPLATE_INPUT_COLUMNS, type TemplateInputs } from "./recorded-template";
 import type { LeftOutReason, ResolvedRule, SftDatasetBody, SftDatasetDto } from "./schemas";
 
 type Message = Record<string, unknown>;
-interface RecordedReply {
+interface RecordedReply extends TemplateInputs {
   id: string;
   messages: Message[] | null;
   tools: unknown[] | null;
@@ -27,7 +28,7 @@ interface RecordedReply {
 
 async function loadReplies(calls: JudgedCalls): Promise<Map<string, RecordedReply>> {
   const rows = await getDatabase().sql.query<RecordedReply>(
-    `SELECT id, inputs->'messages' AS messages, inputs->'tools' AS tools, output #> '{choices,0,message}' AS reply
+    `SELECT id, inputs->'messages' AS messages, inputs->'tools' AS tools, ${TEMPLATE_INPUT_COLUMNS}, output #> '{choices,0,message}' AS reply
        FROM "Call" WHERE id = ANY($1::uuid[]) AND "projectId" = $2::uuid`,
     [calls.callIds, calls.projectId],
   );
@@ -41,8 +42,13 @@ function example(call: RecordedReply, correction: string | null): object | null 
   const messages = Array.isArray(call.messages) ? call.messages : [];
   const shaped = callToExample({ messages, output: correction === null ? call.reply : { role: "assistant", content: correction } });
   if (!shaped) return null;
-  const withTools = Array.isArray(call.tools) && call.tools.length ? { ...shaped, tools: call.tools } : shaped;
-  return sftExampleSchema.safeParse(withTools).success ? withTools : null;
+  const templateKwargs = recordedTemplateKwargs(call);
+  const built = {
+    ...shaped,
+    ...(Array.isArray(call.tools) && call.tools.length && { tools: call.tools }),
+    ...(templateKwargs && { chat_template_kwargs: templateKwargs }),
+  };
+  return sftExampleSchema.safeParse(built).success ? built : null;
 }
 
 /** Why an uncorrected call is left out by the rule, or null when it passes. */

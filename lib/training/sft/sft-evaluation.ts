@@ -46,7 +46,7 @@ export function heldOutPrompt(format: ChatFormat, example: SftExample): HeldOutP
   const lastUser = before.findLast((m) => m.role === "user");
   const text = (m: (typeof messages)[number] | undefined, i: number) => (m ? messageText(m.content as never, i) : "");
   return {
-    ids: encodePrompt(format, renderChat(format, { messages: before, tools: example.tools }, { addGenerationPrompt: true })),
+    ids: encodePrompt(format, renderChat(format, { messages: before, tools: example.tools, chat_template_kwargs: example.chat_template_kwargs }, { addGenerationPrompt: true })),
     question: text(lastUser, before.lastIndexOf(lastUser!)),
     expected: text(messages.at(-1), messages.length - 1),
   };

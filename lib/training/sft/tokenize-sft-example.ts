@@ -1,4 +1,4 @@
-// One SFT example ({messages, tools?}, a line of train.jsonl) → the rows of ids to train on and the
+// One SFT example ({messages, tools?, chat_template_kwargs?}, a line of train.jsonl) → the rows of ids to train on and the
 // mask of the tokens to learn: every assistant turn ("all") or the last one ("last"), each after
 // exactly the prompt serving renders for the messages before it, and written as the model's chat
 // template writes that message, through its end of turn (tokenize-conversation.ts). A Choice among
@@ -7,7 +7,7 @@ import { z } from "zod";
 import { ChatTemplateError, type ChatFormat } from "@/lib/engine/tokenizer/chat-template";
 import type { EncodedChat } from "@/lib/engine/tokenizer/chatml";
 import { invalid } from "@/lib/contract/errors";
-import { isChoice, messageOrChoiceSchema, trajectoryToolSchema } from "../trajectories/schemas";
+import { isChoice, messageOrChoiceSchema, trainingTemplateKwargsSchema, trajectoryToolSchema } from "../trajectories/schemas";
 import { tokenizeConversation } from "../trajectories/tokenize-conversation";
 import type { AssistantTurns } from "./sft-config";
 
@@ -17,6 +17,7 @@ export const sftExampleSchema = z.looseObject({
     .min(1, "messages must not be empty")
     .refine((m) => m.length === 0 || isChoice(m[m.length - 1]) || m[m.length - 1].role === "assistant", "the last message must be from the assistant"),
   tools: z.array(trajectoryToolSchema).nullish(),
+  chat_template_kwargs: trainingTemplateKwargsSchema,
 });
 export type SftExample = z.infer<typeof sftExampleSchema>;
 
@@ -29,7 +30,7 @@ export function tokenizeSftExample(
   const trained = messages.flatMap((m, i) => (m.role === "assistant" && (turns === "all" || i === messages.length - 1) ? [{ index: i }] : []));
   const where = (...path: string[]) => [list, String(index), ...path];
   try {
-    return tokenizeConversation(format, { messages, tools: example.tools }, trained).map(({ ids, trainable }) => {
+    return tokenizeConversation(format, { messages, tools: example.tools, chat_template_kwargs: example.chat_template_kwargs }, trained).map(({ ids, trainable }) => {
       if (ids.length > maxTokens) throw invalid(where(), `the conversation is ${ids.length} tokens long, more than the model's context of ${maxTokens}`);
       return { ids, assistantMask: trainable };
     });

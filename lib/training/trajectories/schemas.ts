@@ -1,7 +1,7 @@
 // The trajectory wire shapes of POST /v1/preview/training-jobs (as ART sends them): unknown fields
 // are ignored (clients send metrics, logs, exceptions...), and null means "absent" everywhere.
 import { z } from "zod";
-import { toolSchema } from "@/lib/inference/chat-request";
+import { chatTemplateKwargsSchema, toolSchema } from "@/lib/inference/chat-request";
 
 const textPart = z.looseObject({ type: z.string(), text: z.string().nullish() });
 
@@ -58,9 +58,16 @@ export const trajectoryToolSchema = z.preprocess(
 );
 export type TrajectoryTool = z.infer<typeof trajectoryToolSchema>;
 
+/** Anneal's extension (ART sends none): the chat_template_kwargs the history's completions were
+ *  served with (e.g. {"enable_thinking": false}), so training renders the prompts they saw. */
+export const trainingTemplateKwargsSchema = chatTemplateKwargsSchema
+  .nullish()
+  .describe("Anneal's extension: the chat_template_kwargs the completions were served with (e.g. Qwen3's {\"enable_thinking\": false}); training renders each prompt with them, as serving did. A `chat_template` among them is the template.");
+
 export const historySchema = z.looseObject({
   messages_and_choices: z.array(messageOrChoiceSchema),
   tools: z.array(trajectoryToolSchema).nullish(),
+  chat_template_kwargs: trainingTemplateKwargsSchema,
 });
 export type History = z.infer<typeof historySchema>;
 

@@ -48,7 +48,7 @@ export function tokenizeConversation(format: ChatFormat, conversation: Conversat
   };
 
   for (const turn of turns) {
-    const before = { messages: conversation.messages.slice(0, turn.index), tools: conversation.tools };
+    const before = { ...conversation, messages: conversation.messages.slice(0, turn.index) };
     const promptText = renderChat(format, before, { addGenerationPrompt: true });
     const prompt = encodePrompt(format, promptText);
     if (!startsWith(prompt, ids)) endRow();
@@ -62,7 +62,7 @@ export function tokenizeConversation(format: ChatFormat, conversation: Conversat
 
 /** The turn as the template writes its message after the generation prompt, through its end of turn. */
 function renderedTurn(format: ChatFormat, conversation: Conversation, turn: TrainedTurn, promptText: string): number[] {
-  const through = { messages: conversation.messages.slice(0, turn.index + 1), tools: conversation.tools };
+  const through = { ...conversation, messages: conversation.messages.slice(0, turn.index + 1) };
   const text = renderChat(format, through, { addGenerationPrompt: false });
   if (!text.startsWith(promptText)) {
     throw new ChatTemplateError("the chat template does not write this assistant message after its generation prompt, so there is no reply to train", { message: turn.index });

@@ -1,4 +1,4 @@
-// One history (messages_and_choices + tools) → the rows of token ids the model trains on, which of
+// One history (messages_and_choices, tools, chat_template_kwargs) → the rows of token ids the model trains on, which of
 // them are trainable (a Choice's tokens, and only those), and the sampler's log π_old for each.
 // Rendered as serving renders (tokenize-conversation.ts): a Choice is the assistant message its
 // client sends back, trained after exactly the prompt it was sampled from, as its tokens were sampled.
@@ -17,7 +17,7 @@ export function tokenizeHistory(format: ChatFormat, vocabulary: TokenLookup, his
   const turns = items.flatMap((item, index) => (isChoice(item) ? [choiceTurn(vocabulary, item, location, index)] : []));
   let rows: TrainingRow[];
   try {
-    rows = tokenizeConversation(format, { messages, tools: history.tools }, turns);
+    rows = tokenizeConversation(format, { messages, tools: history.tools, chat_template_kwargs: history.chat_template_kwargs }, turns);
   } catch (error) {
     if (!(error instanceof ChatTemplateError)) throw error;
     throw new TrajectoryError(location, error.at ? messagePath(error.at, "messages_and_choices") : "", error.problem);
