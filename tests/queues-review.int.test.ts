@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDb } from "@/lib/db/client";
 import { itemPage } from "@/lib/queues/item-schemas";
+import { fileSource } from "@/lib/training/from-judgement/file-source";
 import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
 import { createTestUser, type TestUser } from "./factories";
@@ -179,8 +180,12 @@ describe("training from judgement", () => {
     await review(w.team.member, queue.id, items[2].id, { review_state: "rejected", note: "no" });
     const build = (body: Record<string, unknown>) =>
       json(api("POST", "/v1/preview/judgement/sft-dataset", { bearer: w.team.member.key, body: { queue_id: queue.id, rule: { spec: "score", op: ">=", value: 4 }, ...body } }));
-    expect((await build({})).body).toMatchObject({ matched: 3, used: 3 });
-    expect((await build({ accepted_only: true })).body).toMatchObject({ matched: 1, used: 1 });
+    const all = await build({});
+    expect(all.body).toMatchObject({ matched: 3, used: 3, source: { queue: { id: queue.id }, accepted_only: false } });
+    // The lineage says it was built from accepted items only, and so does the file's (which a job trained on it copies).
+    const accepted = await build({ accepted_only: true });
+    expect(accepted.body).toMatchObject({ matched: 1, used: 1, source: { queue: { id: queue.id }, accepted_only: true } });
+    expect(await fileSource(accepted.body.file.id)).toMatchObject({ accepted_only: true });
     const noQueue = await json(api("POST", "/v1/preview/judgement/sft-dataset", { bearer: w.team.member.key, body: { project: w.project, accepted_only: true, rule: { spec: "score", op: ">=", value: 4 } } }));
     expect(noQueue.body.detail[0].loc).toEqual(["body", "accepted_only"]);
   });

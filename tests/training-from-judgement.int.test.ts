@@ -87,7 +87,7 @@ describe("SFT dataset from judgement", () => {
     ]);
     const source = built.body.source;
     expect(source).toMatchObject({
-      kind: "sft_from_judgement", project: w.project, queue: { id: queue.id, name: "review" }, filter: null,
+      kind: "sft_from_judgement", project: w.project, queue: { id: queue.id, name: "review" }, accepted_only: false, filter: null,
       rule: { spec: "score", type: "numeric", op: ">=", value: 4, text: "score ≥ 4" }, corrected_reply_spec: "fix", reward_spec: null,
       feedback: { count: 4, types: ["wandb.annotation.score", "wandb.annotation.fix"] },
       counts: { matched: 5, used: 2, corrected: 1 },

@@ -5,7 +5,7 @@ import { Panel } from "@/components/ui/panel";
 import type { JudgementSource } from "@/lib/training/from-judgement/schemas";
 
 // Where a job's training data came from, when Anneal built it from people's judgement: the queue
-// (or the project and call-log filter), the rule, and the annotations it read, with links to them
+// and whether of its reviewer-accepted items only (or the project and call-log filter), the rule, and the annotations it read, with links to them
 // on the Calls page and in Stats → Feedback.
 
 const LINK = "text-brand-700 hover:underline";
@@ -32,9 +32,12 @@ export function JobLineage({ source }: { source: JudgementSource }) {
       <dl className="grid grid-cols-2 gap-4 px-4 py-3 sm:grid-cols-4" aria-label="Lineage">
         <Fact label={source.queue ? "Queue" : "Calls"}>
           {source.queue ? (
-            <Link href={`/queues/${source.queue.id}`} className={LINK}>
-              {source.queue.name}
-            </Link>
+            <>
+              <Link href={`/queues/${source.queue.id}`} className={LINK}>
+                {source.queue.name}
+              </Link>
+              <span className="text-zinc-500">{source.accepted_only ? " (accepted items only)" : " (all items)"}</span>
+            </>
           ) : (
             <Link href={callsHref(source)} className={LINK}>
               {source.project}

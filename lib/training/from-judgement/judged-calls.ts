@@ -18,6 +18,8 @@ export interface JudgedCalls {
   project: string;
   teamName: string;
   queue: { id: string; name: string } | null;
+  /** The queue's accepted items only (always false for a project's calls). */
+  acceptedOnly: boolean;
   /** The call-log filter as sent (its set keys only), for the lineage. */
   filter: Record<string, unknown> | null;
   /** Matched calls, in queue order or oldest first. */
@@ -46,7 +48,7 @@ export async function resolveJudgedCalls(principal: Principal, body: SourceBody)
     );
     return {
       projectId: access.queue.projectId, project: access.project, teamName: access.team.name,
-      queue: { id: access.queue.id, name: access.queue.name }, filter: null, callIds: rows.map((r) => r.callId),
+      queue: { id: access.queue.id, name: access.queue.name }, acceptedOnly: body.accepted_only ?? false, filter: null, callIds: rows.map((r) => r.callId),
     };
   }
   const access = await resolveProject(principal, body.project!, "use", { createIfMissing: false });
@@ -60,7 +62,7 @@ export async function resolveJudgedCalls(principal: Principal, body: SourceBody)
   const sent = Object.fromEntries(FILTER_KEYS.flatMap((key) => (filter[key] === undefined ? [] : [[key, filter[key]]])));
   return {
     projectId: access.project.id, project: `${access.team.name}/${access.project.name}`, teamName: access.team.name,
-    queue: null, filter: sent, callIds: rows.map((r) => r.id),
+    queue: null, acceptedOnly: false, filter: sent, callIds: rows.map((r) => r.id),
   };
 }
 

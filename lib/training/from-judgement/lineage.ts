@@ -1,5 +1,5 @@
 // What a build records about itself: why calls were left out, and the lineage a job keeps (the
-// queue or filter, the rule, the feedback it was built from).
+// queue, whether of its accepted items only, or filter, the rule, the feedback it was built from).
 import { ANNOTATION_PREFIX } from "@/lib/feedback/kinds";
 import type { AnnotationRow } from "./combine-annotations";
 import type { JudgedCalls } from "./judged-calls";
@@ -41,6 +41,7 @@ export function judgementSource(calls: JudgedCalls, built: Built): JudgementSour
     kind: built.kind,
     project: calls.project,
     queue: calls.queue,
+    accepted_only: calls.acceptedOnly,
     filter: calls.filter,
     rule: built.rule ?? null,
     corrected_reply_spec: built.correctedReplySpec ?? null,

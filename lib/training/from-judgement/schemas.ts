@@ -109,6 +109,10 @@ export const judgementSourceSchema = z
     kind: z.enum(["sft_from_judgement", "rl_from_judgement"]),
     project: z.string().describe("`team/project` of the calls and their feedback."),
     queue: z.object({ id: z.string(), name: z.string() }).nullable(),
+    accepted_only: z
+      .boolean()
+      .default(false)
+      .describe("True when the calls were the queue's items a reviewer accepted only; false for all its live items, or a project's calls (and lineages recorded before this was kept)."),
     filter: z.record(z.string(), z.unknown()).nullable().describe("The call-log filter, when the calls came from one."),
     rule: resolvedRuleSchema.nullable(),
     corrected_reply_spec: z.string().nullable(),
