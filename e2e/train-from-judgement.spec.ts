@@ -5,9 +5,10 @@ import { adminAuth, signInAsAdmin } from "./session";
 // Judgement back into training: a queue's calls were scored and some replies rewritten (through the
 // API here; e2e/annotate.spec.ts drives the annotator's screen). The engineer builds an SFT dataset
 // from the queue on a model's Train dialog — the calls scored 4 or more, with the rewritten replies
-// in place of the model's — sees what was used and left out, trains, finds the queue and the rule on
-// the job's page, chats with the checkpoint, and finds the job again from the checkpoint's row. RL
-// from the same scores previews its groups and shows the groups of one it would leave out.
+// in place of the model's (the queue's corrected-reply field comes preselected) — sees what was used
+// and left out, trains, finds the queue and the rule on the job's page, chats with the checkpoint, and
+// finds the job again from the checkpoint's row. RL from the same scores previews its groups and shows
+// the groups of one it would leave out.
 
 const PROJECT = "e2e-judged";
 const basic = { authorization: `Basic ${Buffer.from(`api:${E2E_INIT_API_KEY}`).toString("base64")}` };
@@ -55,11 +56,13 @@ test("an engineer trains a model on a queue's corrected replies and follows the 
   const dialog = page.getByRole("dialog", { name: "Train e2e-judged-sft" });
   await dialog.getByRole("tab", { name: "SFT: recorded calls" }).click();
   await dialog.getByRole("radio", { name: "By judgement" }).click();
+  await expect(dialog.getByLabel("Corrected replies")).toHaveValue(""); // no queue chosen yet
   await dialog.getByLabel("Queue", { exact: true }).selectOption(queue.id);
+  // The queue's corrected-reply field is preselected: the engineer does not pick it.
+  await expect(dialog.getByLabel("Corrected replies")).toHaveValue("rewrite");
   await dialog.getByLabel("Rule on").selectOption("helpful");
   await dialog.getByLabel("Comparison").selectOption(">=");
   await dialog.getByLabel("Value", { exact: true }).fill("4");
-  await dialog.getByLabel("Corrected replies").selectOption("rewrite");
   await dialog.getByRole("button", { name: "Build dataset" }).click();
   const summary = dialog.getByRole("status", { name: "Dataset" });
   await expect(summary).toContainText("4 calls matched, 2 used (1 with a corrected reply)");
@@ -72,8 +75,9 @@ test("an engineer trains a model on a queue's corrected replies and follows the 
   const jobId = page.url().split("/").at(-1)!;
   await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
 
-  // The job says where its data came from: the queue, the rule, the annotations it read.
+  // The job says where its data came from: the queue (all its items, not only reviewer-accepted ones), the rule, the annotations it read.
   await expect(page.getByRole("link", { name: "Judged answers" })).toHaveAttribute("href", `/queues/${queue.id}`);
+  await expect(page.getByLabel("Lineage")).toContainText("Judged answers (all items)");
   await expect(page.getByText("helpful ≥ 4")).toBeVisible();
   await expect(page.getByRole("link", { name: "Stats → Feedback" }).first()).toHaveAttribute("href", `/stats?tab=feedback&project=${encodeURIComponent(project)}&feedback_type=wandb.annotation.helpful`);
 
