@@ -9,6 +9,7 @@ import { JobLineage } from "@/components/jobs/job-lineage";
 import { JobProgress } from "@/components/jobs/job-progress";
 import { JobRuns } from "@/components/jobs/job-runs";
 import { JobWarnings, SampleReplies } from "@/components/jobs/job-report";
+import { ServedLogRatio } from "@/components/jobs/served-log-ratio";
 import { JobStatusBadge } from "@/components/jobs/job-status-badge";
 import { ModelName } from "@/components/jobs/model-name";
 import { isLive, useCancelJob, useJob, useJobEvents, useRefreshOnFinish, type Job } from "@/components/jobs/queries";
@@ -104,6 +105,7 @@ export function JobMonitor({ jobId }: { jobId: string }) {
           </Fact>
           <Fact label="Checkpoint">{data.checkpoint_step === null ? <span className="text-zinc-400">—</span> : <span className="tabular-nums">step {data.checkpoint_step}</span>}</Fact>
         </dl>
+        <ServedLogRatio points={points} />
       </section>
 
       {data.status === "failed" && data.error && (

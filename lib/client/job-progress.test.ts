@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { chartedMetrics, estimateRemainingMs, formatDuration, gradientSteps, groupsToRlInput, jobDurationMs, type FeedEvent } from "./job-progress";
+import { chartedMetrics, estimateRemainingMs, formatDuration, gradientSteps, groupsToRlInput, jobDurationMs, servedLogRatio, type FeedEvent } from "./job-progress";
 
 const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
 const step = (id: string, s: number, data: Record<string, unknown>): FeedEvent => ({ id, type: "gradient_step", data, created_at: at(s) });
@@ -18,6 +18,16 @@ describe("gradientSteps / chartedMetrics", () => {
       { step: 2, at: Date.parse(at(4)), loss: 2.0, grad_norm: 0.5, entropy: 1.2 },
     ]);
     expect(chartedMetrics(points)).toEqual(["loss", "entropy", "grad_norm"]);
+  });
+});
+
+describe("servedLogRatio", () => {
+  it("is the first step's served_abs_log_ratio, high above 0.02, and null when no step reports one", () => {
+    const points = (first: Record<string, unknown>) => gradientSteps([step("a", 1, { step: 1, loss: 1, ...first }), step("b", 2, { step: 2, loss: 1 })]);
+    expect(servedLogRatio(points({ served_abs_log_ratio: 0.018 }))).toEqual({ value: 0.018, high: false });
+    expect(servedLogRatio(points({ served_abs_log_ratio: 0.02 }))).toEqual({ value: 0.02, high: false });
+    expect(servedLogRatio(points({ served_abs_log_ratio: 0.05 }))).toEqual({ value: 0.05, high: true });
+    expect(servedLogRatio(points({}))).toBeNull();
   });
 });
 
@@ -50,5 +60,7 @@ describe("launch bodies", () => {
   it("keeps what RL trains on from logged groups", () => {
     const trajectory = { messages_and_choices: [{ role: "user", content: "q" }], reward: 1, metrics: { a: 1 }, tools: null, additional_histories: [] };
     expect(groupsToRlInput([{ trajectories: [trajectory] }])).toEqual([{ trajectories: [{ messages_and_choices: trajectory.messages_and_choices, reward: 1 }] }]);
+    const thinkingOff = { ...trajectory, chat_template_kwargs: { enable_thinking: false } };
+    expect(groupsToRlInput([{ trajectories: [thinkingOff] }])[0].trajectories[0]).toMatchObject({ chat_template_kwargs: { enable_thinking: false } });
   });
 });

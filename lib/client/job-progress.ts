@@ -35,6 +35,17 @@ export function chartedMetrics(points: StepPoint[]): string[] {
   return CHARTED_METRICS.filter((key) => points.some((p) => key in p));
 }
 
+/** Above this, serving and the trainer disagree on the sampled tokens' log-probs by more than the
+ *  trainer's reproduction of llama.cpp's rounding leaves (docs/rl-loss.md: 0.018 measured on Q8_0). */
+export const SERVED_LOG_RATIO_HINT = 0.02;
+
+/** An RL job's served_abs_log_ratio (reported with its first gradient step) and whether it is above
+ *  the hint; null when the job reports none (SFT, a resumed attempt, no served log-probs). */
+export function servedLogRatio(points: StepPoint[]): { value: number; high: boolean } | null {
+  const value = points.find((p) => "served_abs_log_ratio" in p)?.served_abs_log_ratio;
+  return value === undefined ? null : { value, high: value > SERVED_LOG_RATIO_HINT };
+}
+
 interface ProgressJob {
   status: string;
   started_at: string | null;
@@ -83,6 +94,7 @@ interface LoggedTrajectory {
   messages_and_choices: unknown[];
   reward: number;
   tools?: unknown[] | null;
+  chat_template_kwargs?: Record<string, unknown> | null;
   additional_histories?: unknown[] | null;
 }
 
@@ -93,6 +105,7 @@ export function groupsToRlInput(groups: { trajectories: LoggedTrajectory[] }[]) 
       messages_and_choices: t.messages_and_choices,
       reward: t.reward,
       ...(t.tools ? { tools: t.tools } : {}),
+      ...(t.chat_template_kwargs ? { chat_template_kwargs: t.chat_template_kwargs } : {}),
       ...(t.additional_histories?.length ? { additional_histories: t.additional_histories } : {}),
     })),
   }));
