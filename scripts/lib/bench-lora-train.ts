@@ -1,14 +1,12 @@
 // One bench:lora training case, run in a process of its own (forked by scripts/bench-lora.ts) so that
-// its peak RSS is the job's alone: a base GGUF loaded and given a fresh LoRA adapter as a training job
-// loads it (run-training.ts: readPackedBase, LlamaModel with the API's default adapter, AdamW
-// without decay), then SFT steps through the job's own step (sftStep: forward, cross-entropy, backward,
-// clipping, AdamW) on rows of random tokens with the loss on every token, and optionally an RL step
-// (rlStep on a micro-batch built as a job builds it) and the adapter written as a checkpoint is.
-import { readPackedBase } from "@/lib/engine/gguf/llama-gguf";
+// its peak RSS is the job's alone: a base GGUF loaded and given a fresh LoRA adapter (the API's
+// default) by the training job's own openTrainingModel (the base packed, AdamW without decay), then
+// SFT steps through the job's own step (sftStep: forward, cross-entropy, backward, clipping, AdamW)
+// on rows of random tokens with the loss on every token, and optionally an RL step (rlStep on a
+// micro-batch built as a job builds it) and the adapter written as a checkpoint is.
 import { writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
-import { AdamW } from "@/lib/engine/model/adamw";
-import { LlamaModel } from "@/lib/engine/model/llama-model";
-import { engineLoraConfig, loraSettingsSchema } from "@/lib/training/models/lora-settings";
+import { openTrainingModel } from "@/lib/training/jobs/train/open-training-model";
+import { loraSettingsSchema } from "@/lib/training/models/lora-settings";
 import { resolveRlConfig } from "@/lib/training/rl/experimental-config";
 import { rlStep } from "@/lib/training/rl/rl-step";
 import { sftStep } from "@/lib/training/sft/sft-step";
@@ -54,10 +52,8 @@ const PAD = 0;
 
 export function runTrainCase(c: TrainCase): TrainResult {
   const t0 = performance.now();
-  const start = readPackedBase(c.model);
-  const lora = engineLoraConfig(loraSettingsSchema.parse({}));
-  const model = new LlamaModel(start.config, { weights: start.weights, lora: { config: lora, seed: 1 } });
-  const optimizer = new AdamW(model.params, { weightDecay: 0 });
+  const settings = loraSettingsSchema.parse({});
+  const { start, model, optimizer } = openTrainingModel({ startGguf: c.model, lora: { settings, startAdapter: null, seed: 1 } });
   const loadSeconds = (performance.now() - t0) / 1000;
 
   const { vocabSize } = start.config;
@@ -92,7 +88,7 @@ export function runTrainCase(c: TrainCase): TrainResult {
     rlStepSeconds = (performance.now() - s0) / 1000;
   }
 
-  if (c.adapterOut) writeLoraGguf(c.adapterOut, { config: start.config, adapters: model.adapters(), alpha: lora.alpha });
+  if (c.adapterOut) writeLoraGguf(c.adapterOut, { config: start.config, adapters: model.adapters(), alpha: settings.alpha });
   return { loadSeconds, stepSeconds, tokensPerSecond, rlStepSeconds, peakRssBytes: procMemory("self", "VmHWM") ?? process.resourceUsage().maxRSS * 1024 };
 }
 

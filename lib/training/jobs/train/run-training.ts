@@ -1,17 +1,15 @@
 // One training job's computation, away from the database: load the starting weights (the base
 // model or the newest checkpoint; for a LoRA model the base and its newest adapter) and optimizer
-// state, prepare the job's data, take its gradient steps (from a saved state's step when an attempt
+// state (open-training-model.ts), prepare the job's data, take its gradient steps (from a saved state's step when an attempt
 // resumes, saving the state every so often), and write the new checkpoint's GGUF (full weights, or
 // the adapter) and optimizer state. Runs on a worker thread (train-thread.ts);
 // the runner owns everything that touches the database.
-import { AdamW } from "@/lib/engine/model/adamw";
-import { LlamaModel } from "@/lib/engine/model/llama-model";
-import { readPackedBase, readTrainableGguf, writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
-import { readLoraGguf, writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
+import { writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
+import { writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
 import { str, u32, type GgufMetadata } from "@/lib/engine/gguf/values";
 import { annealVocabulary, type TrainingVocabulary } from "@/lib/engine/tokenizer/training-vocabulary";
 import type { ModelTrainingDefaults } from "@/lib/training/model-defaults";
-import { engineLoraConfig, type LoraSettings } from "@/lib/training/models/lora-settings";
+import type { LoraSettings } from "@/lib/training/models/lora-settings";
 import { resolveRlConfig, experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
 import { prepareRlJob } from "@/lib/training/rl/prepare-rl-job";
 import type { GradientStepMetrics } from "@/lib/training/gradient-step";
@@ -21,7 +19,8 @@ import { SftJob } from "@/lib/training/sft/sft-job";
 import { parseTrajectoryGroups } from "@/lib/training/trajectories/parse-trajectory-groups";
 import type { JobReport } from "../job-report";
 import type { JobKind } from "../schemas";
-import { loadOptimizerState, saveOptimizerState } from "./optimizer-state";
+import { openTrainingModel } from "./open-training-model";
+import { saveOptimizerState } from "./optimizer-state";
 import { resumePointFrom, StateSaver, type SavedState, type SaveSettings } from "./state-saver";
 import type { ResumePoint } from "@/lib/training/resume-point";
 import { rlTokensPerStep } from "@/lib/training/rl/step-tokens";
@@ -78,17 +77,12 @@ export interface TrainingHooks {
 /** Trains and writes the checkpoint; returns the checkpoint's training metrics (`train/...`).
  *  `vocabulary`: the start file's (loadTrainingVocabulary); Anneal's own tokenizer when absent. */
 export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary?: TrainingVocabulary): Record<string, number> {
-  // A LoRA base stays packed as its file stores it (frozen-base.ts); full weights train in float32.
-  const start = task.lora ? readPackedBase(task.startGguf) : readTrainableGguf(task.startGguf);
-  // The API gives a base Anneal did not make LoRA models only; a model created otherwise is refused here.
-  if (!start.own && !task.lora) throw new Error("This model trains full weights, but its base was not made by Anneal: such a base trains LoRA adapters only.");
-  const lora = task.lora ? engineLoraConfig(task.lora.settings) : null;
-  const startAdapters = task.lora?.startAdapter ? readLoraGguf(task.lora.startAdapter, start.config).adapters : undefined;
   // A fresh adapter's A is drawn from the checkpoint's step: a retried attempt draws the same.
-  const model = new LlamaModel(start.config, { weights: start.weights, ...(lora && { lora: { config: lora, seed: task.step, adapters: startAdapters } }) });
-  // Fine-tuning: no decay toward zero of weights that pretraining put where they are.
-  const optimizer = new AdamW(model.params, { weightDecay: 0 });
-  if (task.startOptimizer) loadOptimizerState(task.startOptimizer, optimizer);
+  const { start, model, optimizer, lora } = openTrainingModel({
+    startGguf: task.startGguf,
+    lora: task.lora && { ...task.lora, seed: task.step },
+    startOptimizer: task.startOptimizer,
+  });
   const { tokenizer } = start;
   // Tokenized and rendered as serving does this file: the tokens trained are the tokens it was served.
   if (!vocabulary && !tokenizer) throw new Error("The base's tokenizer is llama.cpp's: the training thread must load it first.");
