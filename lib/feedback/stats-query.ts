@@ -23,6 +23,12 @@ export interface CategoryRow {
   n: number;
 }
 
+export interface StatsResults {
+  /** Per 1-based bucket index, and the window (null). */
+  buckets: Map<number | null, BucketResult>;
+  categories: CategoryRow[];
+}
+
 export const statKey = (metric: number, name: string) => `${metric}/${name}`;
 
 interface RawRow {
@@ -41,6 +47,12 @@ const NUMERIC_OUT_OF_RANGE = "22003";
 function postgresCode(error: unknown): string | undefined {
   if (!(error instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
   return (error.meta as { driverAdapterError?: { cause?: { originalCode?: string } } } | undefined)?.driverAdapterError?.cause?.originalCode;
+}
+
+/** A sum (or a mean's sum, or an interpolation) beyond ±1.8e308: the data's doing, not a bug. */
+export function overflowError(metrics: StatsMetric[]) {
+  const paths = metrics.filter((m) => m.valueType === "numeric").map((m) => `'${m.jsonPath}'`);
+  return badRequest(`The values of ${paths.join(", ")} overflow double precision arithmetic (beyond ±1.8e308).`);
 }
 
 /** Runs a statement (the stats statement, or EXPLAIN of it) under the settings it is planned for,
@@ -65,13 +77,9 @@ export async function inStatsSession<Row>(statement: Prisma.Sql): Promise<Row[]>
   return results[4];
 }
 
-export async function queryStats(filters: StatsFilters, bucketStarts: Date[], metrics: StatsMetric[]) {
+export async function queryStats(filters: StatsFilters, bucketStarts: Date[], metrics: StatsMetric[]): Promise<StatsResults> {
   const rows = await inStatsSession<RawRow>(statsStatement(filters, bucketStarts, metrics)).catch((error: unknown) => {
-    // A sum (or a mean's sum, or an interpolation) beyond ±1.8e308: the data's doing, not a bug.
-    if (postgresCode(error) === NUMERIC_OUT_OF_RANGE) {
-      const paths = metrics.filter((m) => m.valueType === "numeric").map((m) => `'${m.jsonPath}'`);
-      throw badRequest(`The values of ${paths.join(", ")} overflow double precision arithmetic (beyond ±1.8e308).`);
-    }
+    if (postgresCode(error) === NUMERIC_OUT_OF_RANGE) throw overflowError(metrics);
     const { statementMs, transactionMs } = databaseBounds().stats;
     throw boundExceededError(error, "the feedback stats query", { statement: statementMs, transaction: transactionMs }) ?? error;
   });

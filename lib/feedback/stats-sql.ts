@@ -53,7 +53,7 @@ function payloadAt(keys: string[], asText = false): Prisma.Sql {
 }
 
 /** A metric's value as its type reads it; anything else (missing, null, another type) is NULL. */
-function readValue(metric: StatsMetric): Prisma.Sql {
+export function readValue(metric: StatsMetric): Prisma.Sql {
   const json = payloadAt(metric.keys);
   switch (metric.valueType) {
     case "numeric":
@@ -66,7 +66,8 @@ function readValue(metric: StatsMetric): Prisma.Sql {
   }
 }
 
-function where(filters: StatsFilters): Prisma.Sql {
+/** The rows of the request: its project, range [start, end) and filters. */
+export function rowFilters(filters: StatsFilters): Prisma.Sql {
   const terms = [
     Prisma.sql`f."projectId" = ${filters.projectId}::uuid`,
     Prisma.sql`f."createdAt" >= ${filters.start}`,
@@ -124,7 +125,7 @@ export function statsStatement(filters: StatsFilters, bucketStarts: Date[], metr
   const valued = all.filter((i) => metrics[i].valueType !== "categorical");
   const withPercentiles = all.filter((i) => metrics[i].percentiles.length > 0);
   const values = all.map((i) => Prisma.sql`, ${readValue(metrics[i])} AS ${col("m", i)}`);
-  const rows = Prisma.sql`rows AS (SELECT ${bucket} AS b${Prisma.join([Prisma.empty, ...values], "")} FROM "Feedback" f WHERE ${where(filters)} OFFSET 0)`;
+  const rows = Prisma.sql`rows AS (SELECT ${bucket} AS b${Prisma.join([Prisma.empty, ...values], "")} FROM "Feedback" f WHERE ${rowFilters(filters)} OFFSET 0)`;
 
   // Cells: per bucket, or with categorical metrics per bucket and category of each (one grouping
   // set per metric: categories of different metrics are not crossed). Each set covers every row.

@@ -3,14 +3,24 @@ import { badRequest } from "@/lib/contract/errors";
 import { resolveFeedbackProject } from "./project-access";
 import { canonicalizeRefText } from "./refs";
 import { type StatsMetric, resolveMetrics } from "./stats-metrics";
-import { type BucketResult, type CategoryRow, queryStats, statKey } from "./stats-query";
+import { queryCellStats } from "./stats-cells";
+import { cellCover, cellsAnswer, MAX_AGGREGATED_DEPTH } from "./stats-cover";
+import { type BucketResult, type CategoryRow, queryStats, type StatsResults, statKey } from "./stats-query";
 import type { FeedbackStatsBody, FeedbackStatsResult } from "./stats-schema";
 import type { StatsFilters } from "./stats-sql";
 import { isKnownTimeZone, timeGrid } from "./stats-time-grid";
 
 // POST /feedback/stats: a project's feedback aggregated over time buckets (docs in stats-schema.ts,
 // stats-time-grid.ts and stats-metrics.ts). Every role of the team may read it, annotators
-// included (feedback is theirs to see), as /feedback/query.
+// included (feedback is theirs to see), as /feedback/query. Answered from the aggregate cells
+// where they cover the request, with the rows of what they do not (stats-cover.ts), or from the
+// rows alone; `source` says which (the route's x-anneal-stats-source header).
+
+/** `cells`: cells only; `cells+rows`: cells and the rows of the edges they do not cover; `rows`:
+ *  the raw statement (a trigger_ref filter, a range or zone the cells fit too little of, a path
+ *  not aggregated). */
+export type StatsSource = "cells" | "cells+rows" | "rows";
+export const STATS_SOURCE_HEADER = "x-anneal-stats-source";
 
 type StatValue = number | null | Record<string, number>;
 
@@ -75,10 +85,23 @@ export function planStats(projectId: string, body: FeedbackStatsBody, now = new 
   return { end, granularity: grid.granularity, bucketStarts: grid.starts.map((t) => new Date(t)), metrics, filters: statsFilters(projectId, body, start, end) };
 }
 
-export async function feedbackStats(principal: Principal, body: FeedbackStatsBody, now = new Date()): Promise<FeedbackStatsResult> {
+/** From the cells where they answer, else from the rows. */
+async function statsResults({ filters, bucketStarts, metrics }: StatsPlan): Promise<{ results: StatsResults; source: StatsSource }> {
+  const [start, end] = [filters.start.getTime(), filters.end.getTime()];
+  const cover = cellCover(bucketStarts.map((d) => d.getTime()), start, end);
+  const aggregated = filters.trigger === undefined && metrics.every((m) => m.keys.length <= MAX_AGGREGATED_DEPTH);
+  if (aggregated && cellsAnswer(cover, start, end)) {
+    const results = await queryCellStats({ filters, bucketStarts, metrics, cover });
+    if (results) return { results, source: cover.raw.length > 0 ? "cells+rows" : "cells" };
+  }
+  return { results: await queryStats(filters, bucketStarts, metrics), source: "rows" };
+}
+
+export async function feedbackStats(principal: Principal, body: FeedbackStatsBody, now = new Date()): Promise<{ stats: FeedbackStatsResult; source: StatsSource }> {
   const access = await resolveFeedbackProject(principal, body.project_id, { write: false });
-  const { end, granularity, bucketStarts, metrics, filters } = planStats(access.project.id, body, now);
-  const results = await queryStats(filters, bucketStarts, metrics);
+  const plan = planStats(access.project.id, body, now);
+  const { end, granularity, bucketStarts, metrics } = plan;
+  const { results, source } = await statsResults(plan);
   const categories = categoryTables(results.categories);
 
   const buckets = bucketStarts.map((start, index) => {
@@ -91,7 +114,7 @@ export async function feedbackStats(principal: Principal, body: FeedbackStatsBod
     return bucket;
   });
   const window = results.buckets.get(null);
-  return {
+  const stats = {
     start: body.start.toISOString(),
     end: end.toISOString(),
     granularity,
@@ -99,4 +122,5 @@ export async function feedbackStats(principal: Principal, body: FeedbackStatsBod
     buckets,
     window_stats: Object.fromEntries(metrics.map((metric, i) => [metric.slug, Object.fromEntries(metricStats(metric, i, window, null, categories))])),
   };
+  return { stats, source };
 }

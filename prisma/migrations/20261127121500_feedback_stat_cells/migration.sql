@@ -1,0 +1,244 @@
+-- CreateTable
+CREATE TABLE "FeedbackStatCell" (
+    "projectId" UUID NOT NULL,
+    "feedbackType" TEXT NOT NULL,
+    "path" TEXT NOT NULL,
+    "level" INTEGER NOT NULL,
+    "start" TIMESTAMPTZ(3) NOT NULL,
+    "rows" BIGINT NOT NULL,
+    "partial" BIGINT NOT NULL DEFAULT 0,
+    "numbers" BIGINT NOT NULL DEFAULT 0,
+    "sum" DECIMAL NOT NULL DEFAULT 0,
+    "lo" DOUBLE PRECISION,
+    "hi" DOUBLE PRECISION,
+    "histogram" INTEGER[],
+    "trues" BIGINT NOT NULL DEFAULT 0,
+    "falses" BIGINT NOT NULL DEFAULT 0,
+    "categories" JSONB,
+    "overflow" BOOLEAN NOT NULL DEFAULT false,
+
+    CONSTRAINT "FeedbackStatCell_pkey" PRIMARY KEY ("projectId","feedbackType","path","level","start")
+);
+
+-- CreateTable
+CREATE TABLE "FeedbackStatPending" (
+    "id" BIGSERIAL NOT NULL,
+    "rows" JSONB NOT NULL,
+    "sign" INTEGER NOT NULL,
+
+    CONSTRAINT "FeedbackStatPending_pkey" PRIMARY KEY ("id")
+);
+
+-- AddForeignKey
+ALTER TABLE "FeedbackStatCell" ADD CONSTRAINT "FeedbackStatCell_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project"("id") ON DELETE CASCADE ON UPDATE CASCADE;
+
+-- Below: what keeps "FeedbackStatCell" in step with "Feedback" (docs/feedback.md, "Stats from
+-- cells"). Statement triggers note the rows a statement wrote or removed in "FeedbackStatPending";
+-- a deferred trigger hands them to feedback_stats_apply at commit, inside the writing transaction,
+-- so the cells count exactly the committed rows whoever writes them (any route, a queue's
+-- submission, psql), and a project's cells are locked only while its writers commit (20 annotators
+-- holding them from their insert to their commit waited past the lock bound).
+-- feedback_stats_rebuild() computes every cell again from the rows: this migration's backfill, and
+-- bench:stats' way of building them.
+
+-- What a trigger hands on of each row.
+CREATE TYPE "FeedbackStatRow" AS ("projectId" UUID, "feedbackType" TEXT, "payload" JSONB, "createdAt" TIMESTAMPTZ(3));
+
+-- A number's bin in a log histogram of relative width 1 %: bin i > 0 holds (g^(i-40001), g^(i-40000)]
+-- with g = 1.01/0.99, negative numbers mirror it, 0 is its own. Bins sort as their numbers do.
+-- lib/feedback/stats-histogram.ts maps a bin back to 0.99 g^(i-40000): within 1 % of its numbers.
+CREATE FUNCTION feedback_stat_bin(v DOUBLE PRECISION) RETURNS INTEGER LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN v = 0 THEN 0 ELSE sign(v)::integer * (40000 + ceil(ln(abs(v)) / ln(1.01::float8 / 0.99))::integer) END
+$$;
+
+-- Two histograms (ARRAY[bins, counts], bins ascending) added, b's counts times `sign`; bins left
+-- with no count are dropped, and an empty result is NULL.
+CREATE FUNCTION feedback_stat_histogram_add(a INTEGER[], b INTEGER[], sign INTEGER) RETURNS INTEGER[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT CASE WHEN count(*) > 0 THEN ARRAY[array_agg(bin ORDER BY bin), array_agg(n ORDER BY bin)] END
+  FROM (
+    SELECT bin, sum(n)::integer AS n FROM (
+      SELECT a[1][k] AS bin, a[2][k] AS n FROM generate_subscripts(a, 2) k
+      UNION ALL
+      SELECT b[1][k], sign * b[2][k] FROM generate_subscripts(b, 2) k
+    ) both_ GROUP BY bin HAVING sum(n) <> 0
+  ) added
+$$;
+
+-- Two category counts ({category: rows}) added, b's times `sign`; categories left with none are
+-- dropped, and an empty result is NULL.
+CREATE FUNCTION feedback_stat_categories_add(a JSONB, b JSONB, sign INTEGER) RETURNS JSONB LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT jsonb_object_agg(category, n) FROM (
+    SELECT category, sum(n) AS n FROM (
+      SELECT key AS category, value::bigint AS n FROM jsonb_each_text(coalesce(a, '{}'))
+      UNION ALL
+      SELECT key, sign * value::bigint FROM jsonb_each_text(coalesce(b, '{}'))
+    ) both_ GROUP BY category HAVING sum(n) <> 0
+  ) added
+$$;
+
+-- The values a metric can name in each of a list of payloads (i: its 1-based place in the list):
+-- numbers, booleans and strings through objects (not arrays) under keys of A-Za-z0-9, '_' and
+-- spaces, at most 16 deep and 512 characters of path, ranked by path. Only the first 32 of a payload
+-- are aggregated; a row with more counts as partial. One walk for the whole list: a function call
+-- per row costs more than the walk.
+CREATE FUNCTION feedback_stat_leaves(payloads JSONB[]) RETURNS TABLE (i BIGINT, path TEXT, value JSONB, rank BIGINT) LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  WITH RECURSIVE walk(i, path, value, depth) AS (
+    SELECT p.i, e.key, e.value, 1
+    FROM unnest(payloads) WITH ORDINALITY AS p(payload, i)
+    CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(p.payload) = 'object' THEN p.payload ELSE '{}' END) e
+    WHERE e.key ~ '^[A-Za-z0-9_ ]+$'
+    UNION ALL
+    SELECT w.i, w.path || '.' || e.key, e.value, w.depth + 1
+    FROM walk w CROSS JOIN LATERAL jsonb_each(CASE WHEN jsonb_typeof(w.value) = 'object' THEN w.value ELSE '{}' END) e
+    WHERE w.depth < 16 AND e.key ~ '^[A-Za-z0-9_ ]+$'
+  )
+  SELECT walk.i, walk.path, walk.value, row_number() OVER (PARTITION BY walk.i ORDER BY walk.path COLLATE "C")
+  FROM walk WHERE jsonb_typeof(walk.value) IN ('number', 'boolean', 'string') AND length(walk.path) <= 512
+$$;
+
+-- Each row's share of its cells: per UTC 15 minutes and hour, of all feedback types ('') and of
+-- its own; the row itself (path '': rows, and `partial` for a payload with more than 32 values)
+-- and each of its first 32 values (numbers: count, exact sum, extremes, histogram; booleans: trues
+-- and falses; strings up to 128 characters: counts per category — a longer one, or a cell's 129th
+-- category, makes the cell's categories `overflow`, and the cell answers no categorical metric).
+CREATE FUNCTION feedback_stat_deltas(changed "FeedbackStatRow"[]) RETURNS SETOF "FeedbackStatCell" LANGUAGE sql STABLE AS $$
+  WITH r AS (SELECT u.*, u.ordinality AS i FROM unnest(changed) WITH ORDINALITY u),
+  leaves AS (SELECT * FROM feedback_stat_leaves(ARRAY(SELECT u.payload FROM unnest(changed) WITH ORDINALITY u ORDER BY u.ordinality))),
+  counted AS (SELECT i, count(*) AS n FROM leaves GROUP BY i),
+  entries AS (
+    SELECT r."projectId", r."feedbackType", r."createdAt", '' AS path, (coalesce(c.n, 0) > 32)::integer AS partial, NULL::jsonb AS value
+    FROM r LEFT JOIN counted c USING (i)
+    UNION ALL
+    SELECT r."projectId", r."feedbackType", r."createdAt", l.path, 0, l.value FROM leaves l JOIN r USING (i) WHERE l.rank <= 32
+  ),
+  spread AS (
+    SELECT e."projectId", t.type AS "feedbackType", e.path, lv.level, date_bin(make_interval(secs => lv.level), e."createdAt", timestamptz '1970-01-01 00:00:00+00') AS start,
+      e.partial, e.value, jsonb_typeof(e.value) AS kind
+    FROM entries e CROSS JOIN (VALUES (900), (3600)) lv(level) CROSS JOIN LATERAL (SELECT '' UNION SELECT e."feedbackType") t(type)
+  ),
+  cells AS (
+    SELECT "projectId", "feedbackType", path, level, start, count(*) AS rows, sum(partial) AS partial,
+      count(*) FILTER (WHERE kind = 'number') AS numbers, coalesce(sum(value::numeric) FILTER (WHERE kind = 'number'), 0) AS sum,
+      min((value #>> '{}')::float8) FILTER (WHERE kind = 'number') AS lo, max((value #>> '{}')::float8) FILTER (WHERE kind = 'number') AS hi,
+      count(*) FILTER (WHERE value = 'true') AS trues, count(*) FILTER (WHERE value = 'false') AS falses,
+      coalesce(bool_or(kind = 'string' AND length(value #>> '{}') > 128), false) AS long_string
+    FROM spread GROUP BY 1, 2, 3, 4, 5
+  ),
+  bins AS (
+    SELECT "projectId", "feedbackType", path, level, start, ARRAY[array_agg(bin ORDER BY bin), array_agg(n ORDER BY bin)] AS histogram
+    FROM (SELECT "projectId", "feedbackType", path, level, start, feedback_stat_bin((value #>> '{}')::float8) AS bin, count(*)::integer AS n
+          FROM spread WHERE kind = 'number' GROUP BY 1, 2, 3, 4, 5, 6) b
+    GROUP BY 1, 2, 3, 4, 5
+  ),
+  categories AS (
+    SELECT "projectId", "feedbackType", path, level, start, jsonb_object_agg(category, n) AS categories, count(*) > 128 AS many
+    FROM (SELECT "projectId", "feedbackType", path, level, start, value #>> '{}' AS category, count(*) AS n
+          FROM spread WHERE kind = 'string' AND length(value #>> '{}') <= 128 GROUP BY 1, 2, 3, 4, 5, 6) s
+    GROUP BY 1, 2, 3, 4, 5
+  )
+  SELECT c."projectId", c."feedbackType", c.path, c.level, c.start, c.rows, c.partial, c.numbers, c.sum, c.lo, c.hi, b.histogram, c.trues, c.falses,
+    CASE WHEN NOT (c.long_string OR coalesce(s.many, false)) THEN s.categories END, c.long_string OR coalesce(s.many, false)
+  FROM cells c
+  LEFT JOIN bins b USING ("projectId", "feedbackType", path, level, start)
+  LEFT JOIN categories s USING ("projectId", "feedbackType", path, level, start)
+  ORDER BY 1, 2, 3, 4, 5
+$$;
+
+-- Adds (sign 1) or removes (sign -1) rows' shares of their cells.
+CREATE FUNCTION feedback_stats_apply(changed "FeedbackStatRow"[], sign INTEGER) RETURNS VOID LANGUAGE plpgsql AS $$
+DECLARE
+  deltas "FeedbackStatCell"[];
+BEGIN
+  IF coalesce(cardinality(changed), 0) = 0 THEN RETURN; END IF;
+  -- One lock per project, in id order, before any cell: a transaction that writes twice (a replace
+  -- deletes, then inserts) takes cells in two statements, and two such transactions would otherwise
+  -- deadlock on each other's cells.
+  PERFORM pg_advisory_xact_lock(1718, hashtext(p::text)) FROM (SELECT DISTINCT r."projectId" AS p FROM unnest(changed) r ORDER BY 1) locks;
+  deltas := ARRAY(SELECT d FROM feedback_stat_deltas(changed) d);
+
+  IF sign > 0 THEN
+    INSERT INTO "FeedbackStatCell" AS c SELECT * FROM unnest(deltas)
+    ON CONFLICT ("projectId", "feedbackType", path, level, start) DO UPDATE SET
+      rows = c.rows + EXCLUDED.rows, partial = c.partial + EXCLUDED.partial, numbers = c.numbers + EXCLUDED.numbers, sum = c.sum + EXCLUDED.sum,
+      lo = least(c.lo, EXCLUDED.lo), hi = greatest(c.hi, EXCLUDED.hi),
+      histogram = feedback_stat_histogram_add(c.histogram, EXCLUDED.histogram, 1),
+      trues = c.trues + EXCLUDED.trues, falses = c.falses + EXCLUDED.falses,
+      categories = CASE WHEN NOT (c.overflow OR EXCLUDED.overflow) THEN feedback_stat_categories_add(c.categories, EXCLUDED.categories, 1) END,
+      overflow = c.overflow OR EXCLUDED.overflow OR (SELECT count(*) FROM jsonb_object_keys(feedback_stat_categories_add(c.categories, EXCLUDED.categories, 1))) > 128;
+    -- A cell that overflowed in that statement drops its categories.
+    UPDATE "FeedbackStatCell" c SET categories = NULL
+    FROM unnest(deltas) d
+    WHERE (c."projectId", c."feedbackType", c.path, c.level, c.start) = (d."projectId", d."feedbackType", d.path, d.level, d.start)
+      AND c.overflow AND c.categories IS NOT NULL;
+    RETURN;
+  END IF;
+
+  -- Overflowed categories stay overflowed (what was not kept is not known): rebuild clears them.
+  UPDATE "FeedbackStatCell" c SET
+    rows = c.rows - d.rows, partial = c.partial - d.partial, numbers = c.numbers - d.numbers, sum = c.sum - d.sum,
+    histogram = feedback_stat_histogram_add(c.histogram, d.histogram, -1),
+    trues = c.trues - d.trues, falses = c.falses - d.falses,
+    categories = CASE WHEN NOT c.overflow THEN feedback_stat_categories_add(c.categories, d.categories, -1) END
+  FROM unnest(deltas) d
+  WHERE (c."projectId", c."feedbackType", c.path, c.level, c.start) = (d."projectId", d."feedbackType", d.path, d.level, d.start);
+  DELETE FROM "FeedbackStatCell" c USING unnest(deltas) d
+  WHERE (c."projectId", c."feedbackType", c.path, c.level, c.start) = (d."projectId", d."feedbackType", d.path, d.level, d.start)
+    AND c.rows <= 0;
+  -- A removed number at a cell's least or greatest: the cell takes its extremes again from the rows
+  -- (at commit, so from every row the transaction leaves).
+  UPDATE "FeedbackStatCell" c SET (lo, hi) = (
+    SELECT min((l.value #>> '{}')::float8), max((l.value #>> '{}')::float8)
+    FROM feedback_stat_leaves(ARRAY(
+      SELECT f.payload FROM "Feedback" f
+      WHERE f."projectId" = c."projectId" AND (c."feedbackType" = '' OR f."feedbackType" = c."feedbackType")
+        AND f."createdAt" >= c.start AND f."createdAt" < c.start + make_interval(secs => c.level))) l
+    WHERE l.path = c.path AND l.rank <= 32 AND jsonb_typeof(l.value) = 'number')
+  FROM unnest(deltas) d
+  WHERE (c."projectId", c."feedbackType", c.path, c.level, c.start) = (d."projectId", d."feedbackType", d.path, d.level, d.start)
+    AND d.numbers > 0 AND (d.lo <= c.lo OR d.hi >= c.hi);
+END
+$$;
+
+-- A statement's rows, noted for the commit; rows of a project being deleted are not (its cells go
+-- with it).
+CREATE FUNCTION feedback_stats_note() RETURNS TRIGGER LANGUAGE plpgsql AS $$
+BEGIN
+  IF TG_OP IN ('DELETE', 'UPDATE') THEN
+    INSERT INTO "FeedbackStatPending" (rows, sign)
+    SELECT jsonb_agg(jsonb_build_object('projectId', o."projectId", 'feedbackType', o."feedbackType", 'payload', o.payload, 'createdAt', o."createdAt")), -1
+    FROM old_rows o WHERE EXISTS (SELECT 1 FROM "Project" p WHERE p.id = o."projectId") HAVING count(*) > 0;
+  END IF;
+  IF TG_OP IN ('INSERT', 'UPDATE') THEN
+    INSERT INTO "FeedbackStatPending" (rows, sign)
+    SELECT jsonb_agg(jsonb_build_object('projectId', n."projectId", 'feedbackType', n."feedbackType", 'payload', n.payload, 'createdAt', n."createdAt")), 1
+    FROM new_rows n HAVING count(*) > 0;
+  END IF;
+  RETURN NULL;
+END
+$$;
+
+-- At commit, each noted statement in the order written (a replace's removal before its insert).
+CREATE FUNCTION feedback_stats_flush() RETURNS TRIGGER LANGUAGE plpgsql AS $$
+BEGIN
+  PERFORM feedback_stats_apply(ARRAY(SELECT r FROM jsonb_populate_recordset(NULL::"FeedbackStatRow", NEW.rows) r), NEW.sign);
+  DELETE FROM "FeedbackStatPending" WHERE id = NEW.id;
+  RETURN NULL;
+END
+$$;
+
+CREATE TRIGGER feedback_stats_insert AFTER INSERT ON "Feedback" REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION feedback_stats_note();
+CREATE TRIGGER feedback_stats_delete AFTER DELETE ON "Feedback" REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION feedback_stats_note();
+CREATE TRIGGER feedback_stats_update AFTER UPDATE ON "Feedback" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION feedback_stats_note();
+CREATE CONSTRAINT TRIGGER feedback_stats_flush AFTER INSERT ON "FeedbackStatPending" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION feedback_stats_flush();
+
+-- Every cell (of one project, or of all) again from the rows, a project's day at a time.
+CREATE FUNCTION feedback_stats_rebuild(project UUID DEFAULT NULL) RETURNS VOID LANGUAGE plpgsql AS $$
+BEGIN
+  DELETE FROM "FeedbackStatCell" WHERE project IS NULL OR "projectId" = project;
+  PERFORM feedback_stats_apply(array_agg(ROW(f."projectId", f."feedbackType", f.payload, f."createdAt")::"FeedbackStatRow"), 1)
+  FROM "Feedback" f WHERE project IS NULL OR f."projectId" = project
+  GROUP BY f."projectId", date_bin(interval '1 day', f."createdAt", timestamptz '1970-01-01 00:00:00+00');
+END
+$$;
+
+SELECT feedback_stats_rebuild();
