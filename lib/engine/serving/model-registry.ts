@@ -1,22 +1,20 @@
 // Loaded GGUF models and their contexts, on demand and bounded. A model is loaded on first use and
-// kept in an LRU of `maxModels`; each model has one SequencePool (its contexts) per LoRA adapter it
-// is served with, since llama.cpp applies adapters per context. Idle models and pools are evicted
-// least recently used first; busy ones stay until released. llama.cpp keeps every adapter a model
-// has loaded until the model is freed, so a model that has taken in maxAdaptersPerModel adapter
-// files (an RL run writes one per iteration) is retired: the next request loads it afresh, and the
-// old copy, with its adapters, is freed when its last request ends.
+// kept in an LRU of `maxModels`; each has one SequencePool, whose contexts serve the bare model and
+// every LoRA adapter it is asked for (a context is switched to a request's adapter when none serving
+// that adapter is idle: sequence-pool.ts). Idle models are evicted least recently used first; busy
+// ones stay until released. llama.cpp keeps every adapter a model has loaded until the model is
+// freed, so a model that has taken in maxAdaptersPerModel adapter files (an RL run writes one per
+// iteration) is retired: the next request loads it afresh, and the old copy, with its adapters, is
+// freed when its last request ends.
 
 import type { LlamaContextOptions, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
+import { loraOf, switchContextAdapter, type AdapterRef } from "./context-adapter";
 import { getLlamaRuntime } from "./llama-runtime";
 import { LruCache } from "./lru-cache";
 import { DEFAULT_LIMITS, type ServingLimits } from "./serving-limits";
 import { SequencePool } from "./sequence-pool";
 
-export interface AdapterRef {
-  path: string;
-  /** Multiplies alpha/rank (default 1). */
-  scale?: number;
-}
+export type { AdapterRef };
 
 export interface SequenceLease {
   model: LlamaModel;
@@ -24,14 +22,9 @@ export interface SequenceLease {
   release(): void;
 }
 
-interface ContextEntry {
-  pool: SequencePool;
-  leases: number;
-}
-
 interface ModelEntry {
   model: Promise<LlamaModel>;
-  contexts: LruCache<string, ContextEntry>;
+  pool: SequencePool<AdapterRef>;
   leases: number;
   /** Adapter files loaded into this copy of the model. */
   adapters: Set<string>;
@@ -54,14 +47,9 @@ export class ModelRegistry {
   async lease(modelPath: string, adapter?: AdapterRef, prompt: readonly number[] = []): Promise<SequenceLease> {
     const m = this.modelEntry(modelPath, adapter?.path);
     m.leases++;
-    let c: ContextEntry | undefined;
     try {
       const model = await m.model;
-      c = this.contextEntry(m, model, adapter);
-      c.leases++;
-      const pool = c.pool;
-      const sequence = await pool.acquire(prompt);
-      const context = c;
+      const sequence = await m.pool.acquire(adapter, prompt);
       let released = false;
       return {
         model,
@@ -69,18 +57,13 @@ export class ModelRegistry {
         release: () => {
           if (released) return;
           released = true;
-          pool.release(sequence);
-          context.leases--;
-          m.leases--;
-          if (m.retired && m.leases === 0) this.free(m);
-          m.contexts.trim();
+          m.pool.release(sequence);
+          this.endLease(m);
           this.models.trim();
         },
       };
     } catch (e) {
-      if (c) c.leases--;
-      m.leases--;
-      if (m.retired && m.leases === 0) this.free(m);
+      this.endLease(m);
       throw e;
     }
   }
@@ -113,31 +96,32 @@ export class ModelRegistry {
       if (adapterPath) cached.adapters.add(adapterPath);
       return cached;
     }
+    const model = getLlamaRuntime().then((llama) => llama.loadModel({ modelPath }));
     const entry: ModelEntry = {
-      model: getLlamaRuntime().then((llama) => llama.loadModel({ modelPath })),
+      model,
+      pool: new SequencePool<AdapterRef>(
+        {
+          create: async (sequences, adapter) => {
+            const loaded = await model;
+            return loaded.createContext(this.contextOptions(loaded, sequences, adapter));
+          },
+          switchAdapter: (context, adapter) => switchContextAdapter(context, adapter),
+          keyOf: (adapter) => (adapter ? `${adapter.path}\u0000${adapter.scale ?? 1}` : ""),
+        },
+        this.limits,
+      ),
       leases: 0,
       adapters: new Set(adapterPath ? [adapterPath] : []),
       retired: false,
-      contexts: new LruCache(this.limits.maxContextsPerModel, (c) => c.leases > 0, (c) => {
-        this.track(c.pool.dispose());
-      }),
     };
-    entry.model.catch(() => this.models.forget(modelPath, entry)); // let the next request retry
+    model.catch(() => this.models.forget(modelPath, entry)); // let the next request retry
     this.models.set(modelPath, entry);
     return entry;
   }
 
-  private contextEntry(m: ModelEntry, model: LlamaModel, adapter?: AdapterRef): ContextEntry {
-    const key = adapter ? `${adapter.path}\u0000${adapter.scale ?? 1}` : "";
-    const cached = m.contexts.get(key);
-    if (cached) return cached;
-    const { sequences, sequencesPerContext } = this.limits;
-    const entry: ContextEntry = {
-      pool: new SequencePool((count) => model.createContext(this.contextOptions(model, count, adapter)), { sequences, sequencesPerContext }),
-      leases: 0,
-    };
-    m.contexts.set(key, entry);
-    return entry;
+  private endLease(m: ModelEntry): void {
+    m.leases--;
+    if (m.retired && m.leases === 0) this.free(m);
   }
 
   private contextOptions(model: LlamaModel, sequences: number, adapter?: AdapterRef): LlamaContextOptions {
@@ -149,13 +133,13 @@ export class ModelRegistry {
       sequences,
       threads: 1, // more threads per context collapse throughput on small CPUs; concurrency comes from contexts
       ...(exact && { flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" }),
-      ...(adapter && { lora: { adapters: [{ filePath: adapter.path, scale: adapter.scale ?? 1 }] } }),
+      ...(adapter && { lora: { adapters: [loraOf(adapter)] } }),
     };
   }
 
   /** Frees a model's contexts and the model (with every adapter it loaded). */
   private free(m: ModelEntry): void {
-    m.contexts.clear();
+    this.track(m.pool.dispose());
     this.track(m.model.then((model) => model.dispose()));
   }
 

@@ -4,9 +4,7 @@
 
 export interface ServingLimits {
   maxModels: number;
-  /** Sequence pools (distinct adapters, including none) kept per model. */
-  maxContextsPerModel: number;
-  /** Concurrent requests per model and adapter. */
+  /** Concurrent requests per model, whatever adapters they ask for. */
   sequences: number;
   /** Sequences per llama.cpp context (contexts decode in parallel, a context's sequences in batches). */
   sequencesPerContext: number;
@@ -18,5 +16,5 @@ export interface ServingLimits {
 }
 
 export const DEFAULT_LIMITS: ServingLimits = {
-  maxModels: 4, maxContextsPerModel: 4, sequences: 8, sequencesPerContext: 1, maxContextSize: 4096, maxAdaptersPerModel: 8,
+  maxModels: 4, sequences: 8, sequencesPerContext: 1, maxContextSize: 4096, maxAdaptersPerModel: 8,
 };
