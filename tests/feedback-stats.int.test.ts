@@ -348,6 +348,10 @@ describe("refusals", () => {
     const { status, body } = await post("/feedback/stats", { ...base(), project_id: big, metrics: [{ json_path: "x", aggregations: ["sum"] }] }, team.member);
     expect(status, JSON.stringify(body)).toBe(400);
     expect(body.detail).toContain("'x'");
+    // Within one cell (its exact sum is past double precision) as across cells.
+    const oneHour = await projectWith([{ at: "2024-01-01T01:00:00Z", payload: { x: 1.5e308 } }, { at: "2024-01-01T01:30:00Z", payload: { x: 1.5e308 } }]);
+    const same = await post("/feedback/stats", { ...base(), project_id: oneHour, metrics: [{ json_path: "x", aggregations: ["sum"] }] }, team.member);
+    expect(same.status, JSON.stringify(same.body)).toBe(400);
   });
 });
 

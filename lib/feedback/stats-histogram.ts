@@ -18,33 +18,17 @@ export function binValue(bin: number): number {
   return bin < 0 ? -magnitude : magnitude;
 }
 
-interface Part {
+export interface HistogramPart {
   bins: ArrayLike<number>;
   counts: ArrayLike<number>;
 }
 
-/** A histogram as PostgreSQL's binary form of the cell's int4[2][k] sends it (array_send): bins
- *  ascending, then their counts. Read so: parsing the array's text is most of a request's time. */
-export function histogramFromBinary(bytes: Uint8Array): Part {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const dims = view.getInt32(0);
-  const k = view.getInt32(12 + 8 * (dims - 1));
-  const first = 12 + 8 * dims; // each element: its length (4), then the int4
-  const bins = new Int32Array(k);
-  const counts = new Int32Array(k);
-  for (let j = 0; j < k; j++) {
-    bins[j] = view.getInt32(first + 8 * j + 4);
-    counts[j] = view.getInt32(first + 8 * (k + j) + 4);
-  }
-  return { bins, counts };
-}
-
 /** Histograms added up: kept apart until a percentile is asked, then summed over their range of bins. */
 export class Histogram {
-  private parts: Part[] = [];
-  private summed: Part | undefined;
+  private parts: HistogramPart[] = [];
+  private summed: HistogramPart | undefined;
 
-  add(part: Part) {
+  add(part: HistogramPart) {
     if (part.bins.length > 0) this.parts.push(part);
     this.summed = undefined;
   }
@@ -54,7 +38,7 @@ export class Histogram {
   }
 
   /** One part: the bins in order with their counts. */
-  private sum(): Part {
+  private sum(): HistogramPart {
     if (this.parts.length === 1) return this.parts[0];
     let [lo, hi] = [Infinity, -Infinity];
     for (const { bins } of this.parts) [lo, hi] = [Math.min(lo, bins[0]), Math.max(hi, bins[bins.length - 1])];
