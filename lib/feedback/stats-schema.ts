@@ -38,7 +38,10 @@ export const metricSpecSchema = z.object({
     .array(z.number())
     .max(16)
     .optional()
-    .describe("0..100 (a 400 otherwise), computed with linear interpolation (percentile_cont), as keys `p<P>_<slug>` (`p95_score`, `p99.9_score`). Numeric metrics only; ignored on others."),
+    .describe(
+      "0..100 (a 400 otherwise), by linear interpolation between the two nearest values (as percentile_cont), as keys `p<P>_<slug>` (`p95_score`, `p99.9_score`): " +
+        "within 1 % of the larger of those two magnitudes when read from the aggregate cells (`x-anneal-stats-source: cells` or `cells+rows`), exact from the rows. Numeric metrics only; ignored on others.",
+    ),
 });
 export type MetricSpec = z.output<typeof metricSpecSchema>;
 
