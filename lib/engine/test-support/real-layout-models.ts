@@ -96,8 +96,9 @@ export function realLayoutTensors(shape: RealLayoutShape): RealLayoutTensor[] {
       add(`${blk}.attn_v.bias`, [kvWidth], normal(BIAS_STD));
     }
     if (arch === "qwen3") {
-      // q and k are RMS-normalized per head before RoPE: their norm weights set the scores' spread.
-      const g = Math.sqrt(SCORE_STD / Math.sqrt(h));
+      // q and k are RMS-normalized per head before RoPE, so their elements have std g and q·k/√h has
+      // std g²: g = √SCORE_STD. (√(SCORE_STD/√h) gave scores of std 0.7 and near-uniform attention.)
+      const g = Math.sqrt(SCORE_STD);
       add(`${blk}.attn_q_norm.weight`, [h], norm(g));
       add(`${blk}.attn_k_norm.weight`, [h], norm(g));
     }
