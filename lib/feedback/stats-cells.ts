@@ -199,12 +199,20 @@ export async function queryCellStats(query: CellsQuery): Promise<StatsResults | 
       continue;
     }
     const i = metricOf.get(path)!;
-    if (sum === null) throw overflowError(metrics);
-    bucket.addNumbers(i, numbers, sum, lo, hi);
-    if (histogram) bucket.metrics[i].histogram?.add({ bins: histogram[0], counts: histogram[1] });
-    bucket.metrics[i].trues += trues;
-    bucket.metrics[i].falses += falses;
-    if (categories) for (const [category, n] of Object.entries(categories)) bucket.addCategory(i, category, n);
+    // A cell holds every kind of value found at its path; the metric reads its own.
+    switch (metrics[i].valueType) {
+      case "numeric":
+        if (sum === null) throw overflowError(metrics);
+        bucket.addNumbers(i, numbers, sum, lo, hi);
+        if (histogram) bucket.metrics[i].histogram?.add({ bins: histogram[0], counts: histogram[1] });
+        break;
+      case "boolean":
+        bucket.metrics[i].trues += trues;
+        bucket.metrics[i].falses += falses;
+        break;
+      case "categorical":
+        for (const [category, n] of Object.entries(categories ?? {})) bucket.addCategory(i, category, n);
+    }
   }
   for (const row of await readEdgeRows(query)) {
     const bucket = bucketAt(row.at.getTime());
