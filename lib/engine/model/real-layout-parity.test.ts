@@ -4,7 +4,8 @@
 // log-probabilities at every position, with and without a LoRA adapter on every projection (written by
 // writeLoraGguf, applied by llama.cpp). Each thing an architecture adds is shown to matter: forward
 // passes that get it wrong (the other RoPE pairing, q/k norms dropped, frequency factors ignored, a
-// head that is not the tied embedding, biases dropped) land far outside the bound.
+// head that is not the tied embedding, biases dropped) land far outside the bound. Every fixture's
+// attention is checked to be peaked, so no position bug hides in a uniform average.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -177,7 +178,7 @@ describe.each(VARIANTS)("$label", ({ shape, mutations }) => {
 // bit. Now and then a value on a rounding boundary rounds the other way: one F16/BF16 ulp, or one
 // Q8_0 step (1/127 of its block's largest value). One such flip in the output head's input costs
 // ~0.02 here; one in a block moves that position's stream by ~1%, which flips later roundings at the
-// positions attending to it: 0.05–0.2 at those positions. F16 flips often but each is 2⁻¹¹ of a value.
+// positions attending to it: 0.05–0.2 at those positions. F16 flips often, each by one F16 ulp.
 // Without roundings (F32) the same last-bit differences give 3e-5. So a quantized file either crosses
 // no boundary (Q4_0 and Q4_K_M here, 2e-5) or misses by ~0.1–0.25; which one is luck of the seed and
 // of the CPU variant. Scaling the fixture does not change that (docs/decisions.md, "Parity with
