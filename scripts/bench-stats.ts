@@ -82,7 +82,10 @@ async function measure(database: string, choice: DatabaseChoice, rows: number): 
     const authorization = `Basic ${Buffer.from(`api:${world.apiKey}`).toString("base64")}`;
     const ask = async () => {
       const started = performance.now();
-      const response = await fetch(server.url, { method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify(requestBody(world.project)) });
+      const send = () => fetch(server.url, { method: "POST", headers: { authorization, "content-type": "application/json" }, body: JSON.stringify(requestBody(world.project)) });
+      // The connection kept alive across the raw statement's seconds may be closed as it is reused
+      // (the server's keep-alive timeout, 5 s): that request is sent again, on a new connection.
+      const response = await send().catch((error: unknown) => ((error as { cause?: { code?: string } }).cause?.code === "ECONNRESET" ? send() : Promise.reject(error)));
       const body = await response.json();
       if (!response.ok) throw new Error(`${response.status}: ${JSON.stringify(body)}`);
       const source = response.headers.get(STATS_SOURCE_HEADER);

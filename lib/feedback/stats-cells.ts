@@ -123,7 +123,9 @@ function bucketIndex(starts: number[], t: number): number {
 }
 
 /** A cell as the query sends it: one JSON array per cell, all in one JSON value — reading a
- *  column per cell field costs PGlite about 5 µs per value, most of a request's time. */
+ *  column per cell field costs PGlite about 5 µs per value, most of a request's time. The row
+ *  counts' cells (path '') send only the rows and partial ones; a categorical metric's only its
+ *  categories; the others no categories, and a histogram only where the metric has percentiles. */
 type CellRow = [
   start: number, path: string, rows: number, partial: number, numbers: number,
   /** Null past double precision. */
@@ -142,9 +144,14 @@ const texts = (items: string[]) => `{${items.map((p) => JSON.stringify(p)).join(
 
 async function readCells({ filters, metrics, cover }: CellsQuery): Promise<CellRow[]> {
   const [{ cells }] = await getDatabase().sql.query<{ cells: CellRow[] | null }>(
-    `SELECT json_agg(json_build_array(extract(epoch FROM c.start) * 1000, c.path, c.rows, c.partial, c.numbers,
-         CASE WHEN abs(c.sum) <= 1.7976931348623157e308 THEN c.sum::float8 END, c.lo, c.hi,
-         CASE WHEN c.path = ANY($6::text[]) THEN c.histogram END, c.trues, c.falses, CASE WHEN c.path = ANY($7::text[]) THEN c.categories END, c.overflow)) AS cells
+    `SELECT json_agg(CASE
+         WHEN c.path = '' THEN json_build_array(extract(epoch FROM c.start) * 1000, c.path, c.rows, c.partial)
+         WHEN c.path = ANY($6::text[]) THEN json_build_array(extract(epoch FROM c.start) * 1000, c.path, c.rows, 0, c.numbers,
+           CASE WHEN abs(c.sum) <= 1.7976931348623157e308 THEN c.sum::float8 END, c.lo, c.hi, c.histogram, c.trues, c.falses, NULL, c.overflow)
+         WHEN c.path = ANY($7::text[]) THEN json_build_array(extract(epoch FROM c.start) * 1000, c.path, c.rows, 0, 0, 0, NULL, NULL, NULL, 0, 0, c.categories, c.overflow)
+         ELSE json_build_array(extract(epoch FROM c.start) * 1000, c.path, c.rows, 0, c.numbers,
+           CASE WHEN abs(c.sum) <= 1.7976931348623157e308 THEN c.sum::float8 END, c.lo, c.hi, NULL, c.trues, c.falses, NULL, c.overflow)
+       END) AS cells
      FROM unnest($3::int[], $4::timestamptz[], $5::timestamptz[]) AS span(level, lo, hi)
      JOIN "FeedbackStatCell" c ON c."projectId" = $1::uuid AND c."feedbackType" = $2 AND c.path = ANY($8::text[])
        AND c.level = span.level AND c.start >= span.lo AND c.start < span.hi`,
