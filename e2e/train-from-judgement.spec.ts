@@ -8,7 +8,9 @@ import { adminAuth, signInAsAdmin } from "./session";
 // in place of the model's (the queue's corrected-reply field comes preselected) — sees what was used
 // and left out, trains, finds the queue and the rule on the job's page, chats with the checkpoint, and
 // finds the job again from the checkpoint's row. RL from the same scores previews its groups and shows
-// the groups of one it would leave out.
+// the groups of one it would leave out. A reviewer accepted two of the scored items (through the API;
+// e2e/queue-review.spec.ts drives the reviewer's screen): ticking "Only items a reviewer accepted"
+// builds from those two alone, leaving out the unaccepted correction, and the job's lineage says so.
 
 const PROJECT = "e2e-judged";
 const basic = { authorization: `Basic ${Buffer.from(`api:${E2E_INIT_API_KEY}`).toString("base64")}` };
@@ -19,7 +21,7 @@ async function ok<T>(response: APIResponse, status = 200): Promise<T> {
 }
 
 test("an engineer trains a model on a queue's corrected replies and follows the lineage", async ({ page, request }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(180_000);
   const me = await ok<{ user: { username: string } }>(await request.get("/v1/me", { headers: adminAuth }));
   const team = me.user.username;
   const project = `${team}/${PROJECT}`;
@@ -46,6 +48,7 @@ test("an engineer trains a model on a queue's corrected replies and follows the 
   await ok(await submit(0, { helpful: 2, rewrite: "The capital of France is Paris." }));
   await ok(await submit(1, { helpful: 5 }));
   await ok(await submit(2, { helpful: 1 }));
+  for (const i of [1, 2]) await ok(await request.post(`/annotation_queues/${queue.id}/items/${items[i].id}/review`, { headers: basic, data: { review_state: "accepted" } }));
   const model = await ok<{ id: string; entity: string; project: string; name: string }>(
     await request.post("/v1/preview/models", { headers: adminAuth, data: { project: PROJECT, name: "e2e-judged-sft", base_model: "anneal/tiny-chat", return_existing: true } }),
   );
@@ -57,7 +60,11 @@ test("an engineer trains a model on a queue's corrected replies and follows the 
   await dialog.getByRole("tab", { name: "SFT: recorded calls" }).click();
   await dialog.getByRole("radio", { name: "By judgement" }).click();
   await expect(dialog.getByLabel("Corrected replies")).toHaveValue(""); // no queue chosen yet
+  await expect(dialog.getByLabel("Only items a reviewer accepted")).toBeDisabled(); // reviews are of a queue's items
   await dialog.getByLabel("Queue", { exact: true }).selectOption(queue.id);
+  await expect(dialog.getByLabel("Only items a reviewer accepted")).toBeEnabled();
+  await expect(dialog.getByLabel("Only items a reviewer accepted")).not.toBeChecked();
+  await expect(dialog.getByText("2 of 4 items accepted")).toBeVisible();
   // The queue's corrected-reply field is preselected: the engineer does not pick it.
   await expect(dialog.getByLabel("Corrected replies")).toHaveValue("rewrite");
   await dialog.getByLabel("Rule on").selectOption("helpful");
@@ -106,4 +113,31 @@ test("an engineer trains a model on a queue's corrected replies and follows the 
   await expect(preview).toContainText("4 calls matched: 0 groups of 0 trajectories to train on.");
   await expect(preview).toContainText("3 groups of one trajectory left out");
   await expect(rl.getByRole("table", { name: "Left out: groups of one" }).getByRole("row")).toHaveCount(4); // the header and 3
+
+  // The reviewer-accepted items only: the two accepted calls match, the one scored 5 is used; the
+  // unaccepted correction (and the unscored call) are not even matched.
+  await page.goto(`/models/${model.id}`);
+  await page.getByRole("button", { name: "Train", exact: true }).click();
+  const acceptedOnly = page.getByRole("dialog", { name: "Train e2e-judged-sft" });
+  await acceptedOnly.getByRole("tab", { name: "SFT: recorded calls" }).click();
+  await acceptedOnly.getByRole("radio", { name: "By judgement" }).click();
+  await acceptedOnly.getByLabel("Queue", { exact: true }).selectOption(queue.id);
+  await acceptedOnly.getByLabel("Only items a reviewer accepted").check();
+  await acceptedOnly.getByLabel("Rule on").selectOption("helpful");
+  await acceptedOnly.getByLabel("Comparison").selectOption(">=");
+  await acceptedOnly.getByLabel("Value", { exact: true }).fill("4");
+  await acceptedOnly.getByRole("button", { name: "Build dataset" }).click();
+  const acceptedSummary = acceptedOnly.getByRole("status", { name: "Dataset" });
+  await expect(acceptedSummary).toContainText("2 calls matched, 1 used (0 with a corrected reply)");
+  await expect(acceptedSummary.getByRole("list", { name: "Left out" })).toContainText("1 left out: the annotation does not pass the rule");
+  await acceptedOnly.getByLabel("Batch size").fill("1");
+  await acceptedOnly.getByRole("button", { name: "Train on 1 example" }).click();
+  await expect(page).toHaveURL(/\/jobs\/[0-9a-f-]{36}$/);
+  expect(page.url().split("/").at(-1)).not.toBe(jobId);
+  const lineage = page.getByLabel("Lineage");
+  await expect(lineage).toContainText("Judged answers (accepted items only)");
+  const count = (label: string) => lineage.locator("div", { has: page.locator("dt", { hasText: new RegExp(`^${label}$`) }) }).locator("dd");
+  await expect(count("matched")).toHaveText("2");
+  await expect(count("used")).toHaveText("1");
+  await expect(page.getByTestId("job-status")).toHaveAttribute("data-status", "succeeded", { timeout: 60_000 });
 });

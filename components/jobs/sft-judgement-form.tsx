@@ -81,9 +81,11 @@ export function SftJudgementForm({ model }: { model: TrainedModel }) {
         value={source}
         onChange={changed((next: JudgedSource) => {
           setSource(next);
-          // A queue that asks for a corrected reply: its corrections are what its annotators wrote for training.
+          // A queue that asks for a corrected reply: its corrections are what its annotators wrote for training
+          // (preselected when the queue changes, not when only "accepted items" is toggled over a picked spec).
           const fix = queueCorrectedSpec(next);
-          if (fix !== null) setCorrected(fix);
+          const sameQueue = next.kind === "queue" && source.kind === "queue" && next.queueId === source.queueId;
+          if (fix !== null && !sameQueue) setCorrected(fix);
         })}
       />
       {errors.source && <p className="-mt-2 text-xs text-red-600">{errors.source}</p>}

@@ -86,13 +86,14 @@ export function TextAreaField({ label, hint, error, className = "", ...props }: 
 }
 
 /** A small labelled checkbox, e.g. a list's filter in a panel header. */
-export function CheckboxLabel({ label, checked, onChange }: { label: string; checked: boolean; onChange: (checked: boolean) => void }) {
+export function CheckboxLabel({ label, checked, disabled, onChange }: { label: string; checked: boolean; disabled?: boolean; onChange: (checked: boolean) => void }) {
   return (
-    <label className="flex cursor-pointer items-center gap-2 text-xs text-zinc-600">
+    <label className={`flex items-center gap-2 text-xs ${disabled ? "cursor-not-allowed text-zinc-400" : "cursor-pointer text-zinc-600"}`}>
       <input
         type="checkbox"
         className="size-3.5 rounded border-zinc-300 accent-brand-600 focus-visible:outline-2 focus-visible:outline-brand-600"
         checked={checked}
+        disabled={disabled}
         onChange={(event) => onChange(event.target.checked)}
       />
       {label}
