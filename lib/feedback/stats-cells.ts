@@ -3,7 +3,7 @@ import { Prisma } from "@/lib/db/generated/client";
 import type { CellCover } from "./stats-cover";
 import { Histogram } from "./stats-histogram";
 import { MAX_CATEGORIES, type StatsMetric } from "./stats-metrics";
-import { type BucketResult, type CategoryRow, inStatsSession, overflowError, type StatsResults, statKey } from "./stats-query";
+import { type BucketResult, type CategoryRow, inStatsSession, overflowError, statsQueryError, type StatsResults, statKey } from "./stats-query";
 import { readValue, rowFilters, type StatsFilters } from "./stats-sql";
 
 // POST /feedback/stats from the aggregate cells (stats-cover.ts says which) and the rows of the
@@ -143,7 +143,7 @@ const instants = (ms: number[]) => `{${ms.map((t) => new Date(t).toISOString()).
 const texts = (items: string[]) => `{${items.map((p) => JSON.stringify(p)).join(",")}}`;
 
 async function readCells({ filters, metrics, cover }: CellsQuery): Promise<CellRow[]> {
-  const [{ cells }] = await getDatabase().sql.query<{ cells: CellRow[] | null }>(
+  const query = getDatabase().sql.query<{ cells: CellRow[] | null }>(
     `SELECT json_agg(CASE
          WHEN c.path = '' THEN json_build_array(extract(epoch FROM c.start) * 1000, c.path, c.rows, c.partial)
          WHEN c.path = ANY($6::text[]) THEN json_build_array(extract(epoch FROM c.start) * 1000, c.path, c.rows, 0, c.numbers,
@@ -166,6 +166,7 @@ async function readCells({ filters, metrics, cover }: CellsQuery): Promise<CellR
       texts(["", ...metrics.map((m) => m.jsonPath)]),
     ],
   );
+  const [{ cells }] = await query.catch(statsQueryError(metrics));
   return cells ?? [];
 }
 
@@ -184,7 +185,7 @@ async function readEdgeRows({ filters, metrics, cover }: CellsQuery): Promise<Ed
   return inStatsSession<EdgeRow>(Prisma.sql`
     SELECT ${Prisma.join([Prisma.sql`f."createdAt" AS at`, ...values])}
     FROM unnest(${instants(cover.raw.map((s) => s.from))}::timestamptz[], ${instants(cover.raw.map((s) => s.to))}::timestamptz[]) AS span(lo, hi)
-    JOIN "Feedback" f ON ${rowFilters(filters)} AND f."createdAt" >= span.lo AND f."createdAt" < span.hi`);
+    JOIN "Feedback" f ON ${rowFilters(filters)} AND f."createdAt" >= span.lo AND f."createdAt" < span.hi`).catch(statsQueryError(metrics));
 }
 
 export async function queryCellStats(query: CellsQuery): Promise<StatsResults | undefined> {

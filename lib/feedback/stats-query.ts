@@ -55,6 +55,14 @@ export function overflowError(metrics: StatsMetric[]) {
   return badRequest(`The values of ${paths.join(", ")} overflow double precision arithmetic (beyond ±1.8e308).`);
 }
 
+/** What a failed stats statement answers: a 400 for an overflow, a 503 naming the stats query for a
+ *  bound it hit (a lock held, its statement or transaction bound). */
+export const statsQueryError = (metrics: StatsMetric[]) => (error: unknown): never => {
+  if (postgresCode(error) === NUMERIC_OUT_OF_RANGE) throw overflowError(metrics);
+  const { statementMs, transactionMs } = databaseBounds().stats;
+  throw boundExceededError(error, "the feedback stats query", { statement: statementMs, transaction: transactionMs }) ?? error;
+};
+
 /** Runs a statement (the stats statement, or EXPLAIN of it) under the settings it is planned for,
  *  and the bounds of its kind (bounds.ts: longer than a request's, the one bulk read of raw rows). */
 export async function inStatsSession<Row>(statement: Prisma.Sql): Promise<Row[]> {
@@ -78,11 +86,7 @@ export async function inStatsSession<Row>(statement: Prisma.Sql): Promise<Row[]>
 }
 
 export async function queryStats(filters: StatsFilters, bucketStarts: Date[], metrics: StatsMetric[]): Promise<StatsResults> {
-  const rows = await inStatsSession<RawRow>(statsStatement(filters, bucketStarts, metrics)).catch((error: unknown) => {
-    if (postgresCode(error) === NUMERIC_OUT_OF_RANGE) throw overflowError(metrics);
-    const { statementMs, transactionMs } = databaseBounds().stats;
-    throw boundExceededError(error, "the feedback stats query", { statement: statementMs, transaction: transactionMs }) ?? error;
-  });
+  const rows = await inStatsSession<RawRow>(statsStatement(filters, bucketStarts, metrics)).catch(statsQueryError(metrics));
 
   const aggregates = aggregateSlots(metrics);
   const percentiles = percentileSlots(metrics);
