@@ -225,14 +225,3 @@ export const chatCompletionRequestSchema = requestShape.superRefine(crossFieldRu
 }));
 
 export type ChatCompletionRequest = z.output<typeof chatCompletionRequestSchema>;
-
-/** The chat_template_kwargs that render a request's prompt on their own: its own `chat_template` and
- *  `documents` folded in (they reach the template the same way), so a trajectory or SFT example built
- *  from a served call trains on the prompt that call was served. */
-export function servedTemplateKwargs(request: Pick<ChatCompletionRequest, "chat_template" | "chat_template_kwargs" | "documents">): Record<string, unknown> {
-  return {
-    ...request.chat_template_kwargs,
-    ...(request.chat_template !== undefined && { chat_template: request.chat_template }),
-    ...(request.documents !== undefined && { documents: request.documents }),
-  };
-}

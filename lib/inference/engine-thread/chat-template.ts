@@ -1,6 +1,7 @@
 import { badRequest } from "@/lib/contract/errors";
 import { ChatTemplateError, messageText as contentText, renderChat, type ChatFormat } from "@/lib/engine/tokenizer/chat-template";
-import { servedTemplateKwargs, type ChatCompletionRequest, type ChatMessage } from "@/lib/inference/chat-request";
+import { servedTemplateKwargs } from "@/lib/engine/tokenizer/served-template-kwargs";
+import type { ChatCompletionRequest, ChatMessage } from "@/lib/inference/chat-request";
 
 // A request's messages → prompt text through the renderer training shares
 // (lib/engine/tokenizer/chat-template.ts), with what only a request brings: its own chat_template,

@@ -2,7 +2,7 @@
 // chat_template_kwargs, its own chat_template and its documents. Data built from the call carries
 // them as chat_template_kwargs, so training renders the prompt the call was served.
 import { isJsonObject } from "@/lib/call-log/json-object";
-import { servedTemplateKwargs } from "@/lib/inference/chat-request";
+import { servedTemplateKwargs } from "@/lib/engine/tokenizer/served-template-kwargs";
 
 /** The columns recordedTemplateKwargs reads, for a SELECT on "Call". */
 export const TEMPLATE_INPUT_COLUMNS = `inputs->'chat_template_kwargs' AS chat_template_kwargs, inputs->'chat_template' AS chat_template, inputs->'documents' AS documents`;
