@@ -170,28 +170,27 @@ describe.each(VARIANTS)("$label", ({ shape, mutations }) => {
 //
 // The issue asks 2e-3 (F16, BF16) and 5e-2 (quantized) of max |Δlogprob| over the vocabulary at 32
 // positions. Measured here (libggml-cpu-zen4; the base, then with the adapter): F16 8.3e-3 / 7.3e-3,
-// BF16 4.5e-2 / 3.5e-2, Q8_0 0.23 / 0.18, Q4_0 1.8e-5 / 0.15, Q4_K_M 2.2e-5 / 0.25 (F32 files:
-// 5e-5 / 1.4e-4). Where that misses the issue's bound, the bound is what was measured, because: ggml
-// rounds each projection's input to the weight's activation type (F16, BF16, Q8_0 or Q8_K blocks),
-// and our float ops before a rounding (matmul sums in another lane order than tinyBLAS's, expf in
-// softmax and SiLU where ggml has its own ggml_v_expf, RoPE's sin/cos) differ from ggml's in the last
-// bit. Now and then a value on a rounding boundary rounds the other way: one F16/BF16 ulp, or one
-// Q8_0 step (1/127 of its block's largest value). One such flip in the output head's input costs
-// ~0.02 here; one in a block moves that position's stream by ~1%, which flips later roundings at the
-// positions attending to it: 0.05–0.2 at those positions. F16 flips often, each by one F16 ulp.
-// Without roundings (F32) the same last-bit differences give 5e-5. So a quantized file either crosses
-// no boundary (Q4_0 and Q4_K_M here, 2e-5) or misses by ~0.1–0.25, depending on the seed and the CPU
-// variant. Scaling the fixture does not change that (docs/decisions.md, "Parity with
-// llama.cpp on F16, BF16 and quantized bases"). The native gemm's float32 sums are what cross them for
-// the quantized types: with ANNEAL_KERNELS=ts (float64 sums, like ggml's integer block sums nearly
-// exact) Q8_0 gives 2.2e-6 (but still 0.07 with the adapter, whose F32 products ours do not match to
-// the bit). F16/BF16 need tinyBLAS's own float32 lane order (8 or 16 lanes by CPU variant).
+// BF16 4.5e-2 / 3.5e-2, Q8_0 0 / 0.18, Q4_0 1.8e-5 / 0.15, Q4_K_M 2.2e-5 / 0.25 (F32 files: 5e-5 /
+// 1.4e-4). Where that misses the issue's bound, the bound is what was measured, because: ggml rounds
+// each projection's input to the weight's activation type (F16, BF16, Q8_0 or Q8_K blocks), and a float
+// op of ours before a rounding that differs from ggml's in the last bit now and then makes a value on a
+// rounding boundary round the other way: one F16/BF16 ulp, or one Q8_0 step (1/127 of its block's
+// largest value). One such flip in the output head's input costs ~0.02 here; one in a block moves that
+// position's stream by ~1%, which flips later roundings at the positions attending to it: 0.05–0.2
+// there. Without roundings (F32) the same last-bit differences give 5e-5. Scaling the fixture does not
+// change that (docs/decisions.md, "Parity with llama.cpp on F16, BF16 and quantized bases"). What does:
+// Q8_0 projections now sum as tinyBLAS does (integer block sums, packed.c q8_0_dot), which made the
+// Q8_0 file's log-probabilities llama.cpp's to the bit (0.23 before). What remains: the adapter, which
+// llama.cpp adds as separate F32 products that ours do not match to the bit (the Q8_0 file with the
+// adapter: 0.18); Q4_0 and the K-quants, still a float32 gemm over decoded values (they crossed no
+// boundary in this file, but may in another); F16/BF16, whose tinyBLAS sums are float32 FMA lanes (8
+// or 16 by CPU variant, AVX512-BF16 dot products on zen4) we do not reproduce.
 // meanBound: the mean |Δ| of the next token's log-prob (what RL's served_abs_log_ratio measures); the
 // issue's gate is 0.02 on Q8_0.
 const STORED: { type: string; ftype: number; bound: number; loraBound: number; meanBound: number }[] = [
   { type: "F16", ftype: LLAMA_FTYPE.MOSTLY_F16, bound: 0.01, loraBound: 0.01, meanBound: 2e-3 },
   { type: "BF16", ftype: LLAMA_FTYPE.MOSTLY_BF16, bound: 0.06, loraBound: 0.06, meanBound: 0.01 },
-  { type: "Q8_0", ftype: LLAMA_FTYPE.MOSTLY_Q8_0, bound: 0.3, loraBound: 0.3, meanBound: 0.02 },
+  { type: "Q8_0", ftype: LLAMA_FTYPE.MOSTLY_Q8_0, bound: 0.05, loraBound: 0.3, meanBound: 0.02 },
   { type: "Q4_0", ftype: LLAMA_FTYPE.MOSTLY_Q4_0, bound: 0.05, loraBound: 0.2, meanBound: 0.02 },
   { type: "Q4_K_M", ftype: LLAMA_FTYPE.MOSTLY_Q4_K_M, bound: 0.05, loraBound: 0.3, meanBound: 0.02 },
 ];

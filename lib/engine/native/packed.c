@@ -3,7 +3,8 @@
 // rounding ggml's CPU mul_mat applies to activations before its dot products (like
 // lib/engine/kernels/activation-rounding.ts, where the choice of each rounding is explained).
 // gemm.c packs B panels straight from the encoded blocks with decode_segment, so no float32 copy of
-// a weight ever exists.
+// a weight ever exists; a Q8_0 weight is multiplied in its integer blocks instead (q8_0_dot), as ggml
+// multiplies it.
 //
 // ggml computes these values with one rounding per operation and no fused multiply-add (the
 // shipped libggml-base is built for the x86-64 baseline); the x86-64-v3 build of these kernels would
@@ -209,32 +210,110 @@ static void decode_segment(int type, const uint8_t* row, int c0, int n, float* y
   }
 }
 
-// quantize_row_q8_0 / q8_1 (AVX2) then decoded: q = rne(x·127/amax) (an integer, so never −0), d = F16(amax/127).
-static void round_q8_0(const float* x, float* out, size_t n) {
-  size_t b = 0;
+// quantize_row_q8_0 / q8_1 (AVX2) of one block of 32: q = rne(x·127/amax) (an integer, so never −0);
+// returns d = F16(amax/127) as a float.
+static float q8_0_block(const float* x, int8_t* q) {
 #ifdef __AVX2__
   // ggml's own loop: the same operations, 8 lanes at a time (max is exact in any order).
   const __m256 sign = _mm256_set1_ps(-0.0f);
-  for (; b < n; b += 32) {
-    __m256 v[4], m = _mm256_setzero_ps();
-    for (int i = 0; i < 4; i++) m = _mm256_max_ps(m, _mm256_andnot_ps(sign, v[i] = _mm256_loadu_ps(x + b + 8 * i)));
-    __m128 m4 = _mm_max_ps(_mm256_extractf128_ps(m, 1), _mm256_castps256_ps128(m));
-    m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
-    m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
-    const float amax = _mm_cvtss_f32(m4);
-    const __m256 id = _mm256_set1_ps(amax != 0.0f ? 127.f / amax : 0.0f), d = _mm256_set1_ps(f16_to_f32(f32_to_f16(amax / 127.f)));
-    for (int i = 0; i < 4; i++) {
-      __m256 q = _mm256_round_ps(_mm256_mul_ps(v[i], id), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
-      _mm256_storeu_ps(out + b + 8 * i, _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_cvtps_epi32(q)), d));
+  __m256 v[4], m = _mm256_setzero_ps();
+  for (int i = 0; i < 4; i++) m = _mm256_max_ps(m, _mm256_andnot_ps(sign, v[i] = _mm256_loadu_ps(x + 8 * i)));
+  __m128 m4 = _mm_max_ps(_mm256_extractf128_ps(m, 1), _mm256_castps256_ps128(m));
+  m4 = _mm_max_ps(m4, _mm_movehl_ps(m4, m4));
+  m4 = _mm_max_ss(m4, _mm_movehdup_ps(m4));
+  const float amax = _mm_cvtss_f32(m4);
+  const __m256 id = _mm256_set1_ps(amax != 0.0f ? 127.f / amax : 0.0f);
+  for (int i = 0; i < 4; i++) {
+    const __m256i qi = _mm256_cvtps_epi32(_mm256_round_ps(_mm256_mul_ps(v[i], id), _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC));
+    const __m128i q16 = _mm_packs_epi32(_mm256_castsi256_si128(qi), _mm256_extracti128_si256(qi, 1));
+    _mm_storel_epi64((__m128i*)(q + 8 * i), _mm_packs_epi16(q16, q16));
+  }
+#else
+  float amax = 0.0f;
+  for (int j = 0; j < 32; j++) amax = fmaxf(amax, fabsf(x[j]));
+  const float id = amax != 0.0f ? 127.f / amax : 0.0f;
+  for (int j = 0; j < 32; j++) q[j] = (int8_t)(int)rintf(x[j] * id);
+#endif
+  return f16_to_f32(f32_to_f16(amax / 127.f));
+}
+
+// quantize_row_q8_0 / q8_1 then decoded: x ≈ q·d (exact in float32).
+static void round_q8_0(const float* x, float* out, size_t n) {
+  int8_t q[32];
+  for (size_t b = 0; b < n; b += 32) {
+    const float d = q8_0_block(x + b, q);
+    for (int j = 0; j < 32; j++) out[b + j] = q[j] * d;
+  }
+}
+
+// ggml's product of a Q8_0 weight row and a Q8_0 activation row as tinyBLAS computes each element of
+// mul_mat on x86 (llamafile sgemm.cpp, tinyBLAS_Q0_AVX, the same on AVX2 and AVX-512 builds): 8 float
+// lanes, lane l adding (d_w·d_x)·Σ q_w·q_x over values 4l..4l+3 of each block (an exact integer) with
+// one FMA per block, then hsum's order. Integer block sums make it nearly exact, so llama.cpp's Q8_0
+// roundings of the next layer's input fall as ours do (a float32 gemm over decoded values did not).
+#ifdef __AVX2__
+static inline float hsum8(__m256 acc) {
+  __m128 x = _mm_add_ps(_mm256_extractf128_ps(acc, 1), _mm256_castps256_ps128(acc));
+  x = _mm_add_ps(x, _mm_movehl_ps(x, x));
+  x = _mm_add_ss(x, _mm_movehdup_ps(x));
+  return _mm_cvtss_f32(x);
+}
+
+// One block's lane sums of q_w·q_x, as floats (exact integers).
+static inline __m256 q8_0_block_sums(__m256i abs_qw, __m256i qw, const int8_t* xq) {
+  const __m256i qx = _mm256_loadu_si256((const __m256i*)xq);
+  return _mm256_cvtepi32_ps(_mm256_madd_epi16(_mm256_set1_epi16(1), _mm256_maddubs_epi16(abs_qw, _mm256_sign_epi8(qx, qw))));
+}
+#endif
+
+static float q8_0_dot(const uint8_t* w, const int8_t* xq, const float* xd, int nb) {
+#ifdef __AVX2__
+  __m256 acc = _mm256_setzero_ps();
+  for (int b = 0; b < nb; b++, w += 34, xq += 32) {
+    const __m256i qw = _mm256_loadu_si256((const __m256i*)(w + 2));
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(f16_at(w) * xd[b]), q8_0_block_sums(_mm256_sign_epi8(qw, qw), qw, xq), acc);
+  }
+  return hsum8(acc);
+#else
+  float acc[8] = {0};
+  for (int b = 0; b < nb; b++, w += 34, xq += 32) {
+    const float d = f16_at(w) * xd[b];
+    for (int l = 0; l < 8; l++) {
+      int sum = 0;
+      for (int m = 4 * l; m < 4 * l + 4; m++) sum += (int8_t)w[2 + m] * xq[m];
+      acc[l] = fmaf(d, (float)sum, acc[l]);
     }
   }
+  const float t0 = acc[4] + acc[0], t1 = acc[5] + acc[1], t2 = acc[6] + acc[2], t3 = acc[7] + acc[3];
+  return (t0 + t2) + (t1 + t3);
 #endif
-  for (; b < n; b += 32) {
-    float amax = 0.0f;
-    for (int j = 0; j < 32; j++) amax = fmaxf(amax, fabsf(x[b + j]));
-    const float id = amax != 0.0f ? 127.f / amax : 0.0f, d = f16_to_f32(f32_to_f16(amax / 127.f));
-    for (int j = 0; j < 32; j++) out[b + j] = (int)rintf(x[b + j] * id) * d;
+}
+
+#define XR 4
+// out[r][i] = q8_0_dot(w[r], xq[i], xd[i]) for 2 weight rows and XR activation rows, to the same bits:
+// each block of a weight row is loaded once for the three rows of X.
+static void q8_0_dot_2xR(const uint8_t* const w[2], const int8_t* const xq[XR], const float* const xd[XR], int nb, float out[2][XR]) {
+#ifdef __AVX2__
+  __m256 acc[2][XR];
+  for (int r = 0; r < 2; r++)
+    for (int i = 0; i < XR; i++) acc[r][i] = _mm256_setzero_ps();
+  for (int b = 0; b < nb; b++) {
+    const uint8_t *w0 = w[0] + 34 * b, *w1 = w[1] + 34 * b;
+    const __m256i qw0 = _mm256_loadu_si256((const __m256i*)(w0 + 2)), qw1 = _mm256_loadu_si256((const __m256i*)(w1 + 2));
+    const __m256i abs0 = _mm256_sign_epi8(qw0, qw0), abs1 = _mm256_sign_epi8(qw1, qw1);
+    const float d0 = f16_at(w0), d1 = f16_at(w1);
+    for (int i = 0; i < XR; i++) {
+      const float dx = xd[i][b];
+      acc[0][i] = _mm256_fmadd_ps(_mm256_set1_ps(d0 * dx), q8_0_block_sums(abs0, qw0, xq[i] + 32 * b), acc[0][i]);
+      acc[1][i] = _mm256_fmadd_ps(_mm256_set1_ps(d1 * dx), q8_0_block_sums(abs1, qw1, xq[i] + 32 * b), acc[1][i]);
+    }
   }
+  for (int r = 0; r < 2; r++)
+    for (int i = 0; i < XR; i++) out[r][i] = hsum8(acc[r][i]);
+#else
+  for (int r = 0; r < 2; r++)
+    for (int i = 0; i < XR; i++) out[r][i] = q8_0_dot(w[r], xq[i], xd[i], nb);
+#endif
 }
 
 // Q8_1's s = F16((amax/127)·Σq) minus Σ(q·F16(amax/127)), per block of 32: what ggml's Q4_1/Q5_1
