@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import pg from "pg";
 import { beforeAll, describe, expect, it } from "vitest";
 import { getDatabase, getDb } from "@/lib/db/client";
 import { planStats, STATS_SOURCE_HEADER } from "@/lib/feedback/stats";
@@ -161,6 +162,29 @@ describe("cells and rows give the same answer", () => {
     const { cells } = await bothWays(project.id, request);
     expect(cells!.buckets.get(null)!.stats.get("0/max")).toBe(3);
     expect(cells!.buckets.get(null)!.stats.get("0/sum")).toBe(6.5);
+  });
+});
+
+describe.skipIf(!process.env.DATABASE_URL)("writers never wait on each other's cells (PostgreSQL: PGlite has one session)", () => {
+  it("a writer commits while another transaction folds its project's notes; the next stats request folds them first", async () => {
+    const project = await newProject();
+    await getDb().feedback.createMany({ data: rows(project.id, 40, 7) });
+    const folder = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await folder.connect();
+    try {
+      // As a fold under way holds it.
+      await folder.query("SELECT pg_advisory_lock(1718, hashtext($1))", [project.id]);
+      const started = Date.now();
+      await getDb().feedback.createMany({ data: rows(project.id, 30, 8) });
+      await getDb().feedback.deleteMany({ where: { projectId: project.id, createdAt: { lt: new Date(DAY0 + HOUR) } } });
+      expect(Date.now() - started).toBeLessThan(2000);
+      const [{ notes }] = await getDatabase().sql.query<{ notes: number }>(`SELECT count(*)::int AS notes FROM "FeedbackStatPending" WHERE "projectId" = $1::uuid`, [project.id]);
+      expect(notes).toBe(2);
+    } finally {
+      await folder.query("SELECT pg_advisory_unlock_all()");
+      await folder.end();
+    }
+    for (const [, request] of REQUESTS) await expectSameAnswer(project.id, request);
   });
 });
 

@@ -23,21 +23,26 @@ CREATE TABLE "FeedbackStatCell" (
 -- CreateTable
 CREATE TABLE "FeedbackStatPending" (
     "id" BIGSERIAL NOT NULL,
+    "projectId" UUID NOT NULL,
     "rows" JSONB NOT NULL,
     "sign" INTEGER NOT NULL,
 
     CONSTRAINT "FeedbackStatPending_pkey" PRIMARY KEY ("id")
 );
 
+-- CreateIndex
+CREATE INDEX "FeedbackStatPending_projectId_id_idx" ON "FeedbackStatPending"("projectId", "id");
+
 -- AddForeignKey
 ALTER TABLE "FeedbackStatCell" ADD CONSTRAINT "FeedbackStatCell_projectId_fkey" FOREIGN KEY ("projectId") REFERENCES "Project"("id") ON DELETE CASCADE ON UPDATE CASCADE;
 
 -- Below: what keeps "FeedbackStatCell" in step with "Feedback" (docs/feedback.md, "Stats from
--- cells"). Statement triggers note the rows a statement wrote or removed in "FeedbackStatPending";
--- a deferred trigger hands them to feedback_stats_apply at commit, inside the writing transaction,
--- so the cells count exactly the committed rows whoever writes them (any route, a queue's
--- submission, psql), and a project's cells are locked only while its writers commit (20 annotators
--- holding them from their insert to their commit waited past the lock bound).
+-- cells"). Statement triggers compute the shares of cells of the rows a statement wrote or removed
+-- and note them in "FeedbackStatPending", whoever writes (any route, a queue's submission, psql).
+-- They are added to the cells ("folded") by one transaction at a time per project: at commit, a
+-- writer folds its project's notes if no other transaction is folding them (it never waits: 20
+-- annotators waiting on each other's hot cells doubled a submission's time); a stats request folds
+-- what is left before it reads (waiting for a fold under way), so it reads every committed row.
 -- feedback_stats_rebuild() computes every cell again from the rows: this migration's backfill, and
 -- bench:stats' way of building them.
 
@@ -144,17 +149,12 @@ CREATE FUNCTION feedback_stat_deltas(changed "FeedbackStatRow"[]) RETURNS SETOF 
   ORDER BY 1, 2, 3, 4, 5
 $$;
 
--- Adds (sign 1) or removes (sign -1) rows' shares of their cells.
-CREATE FUNCTION feedback_stats_apply(changed "FeedbackStatRow"[], sign INTEGER) RETURNS VOID LANGUAGE plpgsql AS $$
-DECLARE
-  deltas "FeedbackStatCell"[];
+-- Adds (sign 1) or removes (sign -1) shares of cells (feedback_stat_deltas'), in key order, under
+-- the lock of their projects (held to the end of the transaction): the only way cells change.
+CREATE FUNCTION feedback_stats_apply_deltas(deltas "FeedbackStatCell"[], sign INTEGER) RETURNS VOID LANGUAGE plpgsql AS $$
 BEGIN
-  IF coalesce(cardinality(changed), 0) = 0 THEN RETURN; END IF;
-  -- One lock per project, in id order, before any cell: a transaction that writes twice (a replace
-  -- deletes, then inserts) takes cells in two statements, and two such transactions would otherwise
-  -- deadlock on each other's cells.
-  PERFORM pg_advisory_xact_lock(1718, hashtext(p::text)) FROM (SELECT DISTINCT r."projectId" AS p FROM unnest(changed) r ORDER BY 1) locks;
-  deltas := ARRAY(SELECT d FROM feedback_stat_deltas(changed) d);
+  IF coalesce(cardinality(deltas), 0) = 0 THEN RETURN; END IF;
+  PERFORM pg_advisory_xact_lock(1718, hashtext(p::text)) FROM (SELECT DISTINCT d."projectId" AS p FROM unnest(deltas) d ORDER BY 1) locks;
 
   IF sign > 0 THEN
     INSERT INTO "FeedbackStatCell" AS c SELECT * FROM unnest(deltas)
@@ -199,29 +199,59 @@ BEGIN
 END
 $$;
 
--- A statement's rows, noted for the commit; rows of a project being deleted are not (its cells go
--- with it).
+-- Adds (sign 1) or removes (sign -1) rows' shares of their cells.
+CREATE FUNCTION feedback_stats_apply(changed "FeedbackStatRow"[], sign INTEGER) RETURNS VOID LANGUAGE sql AS $$
+  SELECT feedback_stats_apply_deltas(ARRAY(SELECT d FROM feedback_stat_deltas(changed) d), sign)
+$$;
+
+-- A statement's rows' shares of their cells, computed as it writes them and noted per project;
+-- rows of a project being deleted are not (its cells go with it).
 CREATE FUNCTION feedback_stats_note() RETURNS TRIGGER LANGUAGE plpgsql AS $$
 BEGIN
   IF TG_OP IN ('DELETE', 'UPDATE') THEN
-    INSERT INTO "FeedbackStatPending" (rows, sign)
-    SELECT jsonb_agg(jsonb_build_object('projectId', o."projectId", 'feedbackType', o."feedbackType", 'payload', o.payload, 'createdAt', o."createdAt")), -1
-    FROM old_rows o WHERE EXISTS (SELECT 1 FROM "Project" p WHERE p.id = o."projectId") HAVING count(*) > 0;
+    INSERT INTO "FeedbackStatPending" ("projectId", rows, sign)
+    SELECT d."projectId", jsonb_agg(to_jsonb(d)), -1
+    FROM feedback_stat_deltas(ARRAY(
+      SELECT ROW(o."projectId", o."feedbackType", o.payload, o."createdAt")::"FeedbackStatRow" FROM old_rows o
+      WHERE EXISTS (SELECT 1 FROM "Project" p WHERE p.id = o."projectId"))) d
+    GROUP BY d."projectId";
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO "FeedbackStatPending" (rows, sign)
-    SELECT jsonb_agg(jsonb_build_object('projectId', n."projectId", 'feedbackType', n."feedbackType", 'payload', n.payload, 'createdAt', n."createdAt")), 1
-    FROM new_rows n HAVING count(*) > 0;
+    INSERT INTO "FeedbackStatPending" ("projectId", rows, sign)
+    SELECT d."projectId", jsonb_agg(to_jsonb(d)), 1
+    FROM feedback_stat_deltas(ARRAY(SELECT ROW(n."projectId", n."feedbackType", n.payload, n."createdAt")::"FeedbackStatRow" FROM new_rows n)) d
+    GROUP BY d."projectId";
   END IF;
   RETURN NULL;
 END
 $$;
 
--- At commit, each noted statement in the order written (a replace's removal before its insert).
+-- Adds a project's notes to its cells, in the order written (a row's removal after its insert),
+-- and deletes them. `wait`: for a fold under way in another transaction (a stats request, which
+-- must see every committed row), else it folds nothing when another transaction holds the
+-- project's lock (a writer at commit, whose notes the next fold takes). Notes of transactions not
+-- yet committed are not seen, and stay for the next fold.
+CREATE FUNCTION feedback_stats_fold(project UUID, wait BOOLEAN) RETURNS VOID LANGUAGE plpgsql AS $$
+DECLARE
+  note RECORD;
+  folded BIGINT[] := '{}';
+BEGIN
+  IF NOT EXISTS (SELECT 1 FROM "FeedbackStatPending" WHERE "projectId" = project) THEN RETURN; END IF;
+  IF wait THEN PERFORM pg_advisory_xact_lock(1718, hashtext(project::text));
+  ELSIF NOT pg_try_advisory_xact_lock(1718, hashtext(project::text)) THEN RETURN;
+  END IF;
+  FOR note IN SELECT id, rows, sign FROM "FeedbackStatPending" WHERE "projectId" = project ORDER BY id LOOP
+    PERFORM feedback_stats_apply_deltas(ARRAY(SELECT d FROM jsonb_populate_recordset(NULL::"FeedbackStatCell", note.rows) d), note.sign);
+    folded := folded || note.id;
+  END LOOP;
+  DELETE FROM "FeedbackStatPending" WHERE id = ANY(folded);
+END
+$$;
+
+-- At commit, the writer's project's notes, unless another transaction is folding them.
 CREATE FUNCTION feedback_stats_flush() RETURNS TRIGGER LANGUAGE plpgsql AS $$
 BEGIN
-  PERFORM feedback_stats_apply(ARRAY(SELECT r FROM jsonb_populate_recordset(NULL::"FeedbackStatRow", NEW.rows) r), NEW.sign);
-  DELETE FROM "FeedbackStatPending" WHERE id = NEW.id;
+  PERFORM feedback_stats_fold(NEW."projectId", false);
   RETURN NULL;
 END
 $$;
@@ -231,13 +261,22 @@ CREATE TRIGGER feedback_stats_delete AFTER DELETE ON "Feedback" REFERENCING OLD 
 CREATE TRIGGER feedback_stats_update AFTER UPDATE ON "Feedback" REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION feedback_stats_note();
 CREATE CONSTRAINT TRIGGER feedback_stats_flush AFTER INSERT ON "FeedbackStatPending" DEFERRABLE INITIALLY DEFERRED FOR EACH ROW EXECUTE FUNCTION feedback_stats_flush();
 
--- Every cell (of one project, or of all) again from the rows, a project's day at a time.
+-- Every cell (of one project, or of all) again from the rows, a project's day at a time. The notes
+-- not yet folded are dropped and the rows read in one statement, one snapshot: each committed row
+-- counts once, and a transaction not yet committed adds its rows by its notes, later. One project's
+-- rebuild holds its lock (a migration's, of all, runs before any request).
 CREATE FUNCTION feedback_stats_rebuild(project UUID DEFAULT NULL) RETURNS VOID LANGUAGE plpgsql AS $$
+DECLARE
+  days BIGINT;
 BEGIN
+  IF project IS NOT NULL THEN PERFORM pg_advisory_xact_lock(1718, hashtext(project::text)); END IF;
   DELETE FROM "FeedbackStatCell" WHERE project IS NULL OR "projectId" = project;
-  PERFORM feedback_stats_apply(array_agg(ROW(f."projectId", f."feedbackType", f.payload, f."createdAt")::"FeedbackStatRow"), 1)
-  FROM "Feedback" f WHERE project IS NULL OR f."projectId" = project
-  GROUP BY f."projectId", date_bin(interval '1 day', f."createdAt", timestamptz '1970-01-01 00:00:00+00');
+  WITH dropped AS (DELETE FROM "FeedbackStatPending" WHERE project IS NULL OR "projectId" = project RETURNING id)
+  SELECT count(*) INTO days FROM (
+    SELECT feedback_stats_apply(array_agg(ROW(f."projectId", f."feedbackType", f.payload, f."createdAt")::"FeedbackStatRow"), 1)
+    FROM "Feedback" f WHERE project IS NULL OR f."projectId" = project
+    GROUP BY f."projectId", date_bin(interval '1 day', f."createdAt", timestamptz '1970-01-01 00:00:00+00')
+  ) applied, (SELECT count(*) FROM dropped) notes;
 END
 $$;
 
