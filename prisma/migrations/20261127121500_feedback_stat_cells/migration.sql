@@ -58,7 +58,9 @@ $$;
 
 -- Two histograms (ARRAY[bins, counts], bins ascending) added, b's counts times `sign`; bins left
 -- with no count are dropped, and an empty result is NULL.
-CREATE FUNCTION feedback_stat_histogram_add(a INTEGER[], b INTEGER[], sign INTEGER) RETURNS INTEGER[] LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+CREATE FUNCTION feedback_stat_histogram_add(a INTEGER[], b INTEGER[], sign INTEGER) RETURNS INTEGER[] LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  RETURN (
   SELECT CASE WHEN count(*) > 0 THEN ARRAY[array_agg(bin ORDER BY bin), array_agg(n ORDER BY bin)] END
   FROM (
     SELECT bin, sum(n)::integer AS n FROM (
@@ -67,11 +69,15 @@ CREATE FUNCTION feedback_stat_histogram_add(a INTEGER[], b INTEGER[], sign INTEG
       SELECT b[1][k], sign * b[2][k] FROM generate_subscripts(b, 2) k
     ) both_ GROUP BY bin HAVING sum(n) <> 0
   ) added
+  );
+END
 $$;
 
 -- Two category counts ({category: rows}) added, b's times `sign`; categories left with none are
 -- dropped, and an empty result is NULL.
-CREATE FUNCTION feedback_stat_categories_add(a JSONB, b JSONB, sign INTEGER) RETURNS JSONB LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+CREATE FUNCTION feedback_stat_categories_add(a JSONB, b JSONB, sign INTEGER) RETURNS JSONB LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+BEGIN
+  RETURN (
   SELECT jsonb_object_agg(category, n) FROM (
     SELECT category, sum(n) AS n FROM (
       SELECT key AS category, value::bigint AS n FROM jsonb_each_text(coalesce(a, '{}'))
@@ -79,6 +85,8 @@ CREATE FUNCTION feedback_stat_categories_add(a JSONB, b JSONB, sign INTEGER) RET
       SELECT key, sign * value::bigint FROM jsonb_each_text(coalesce(b, '{}'))
     ) both_ GROUP BY category HAVING sum(n) <> 0
   ) added
+  );
+END
 $$;
 
 -- The values a metric can name in each of a list of payloads (i: its 1-based place in the list):
@@ -86,7 +94,10 @@ $$;
 -- spaces, at most 16 deep and 512 characters of path, ranked by path. Only the first 32 of a payload
 -- are aggregated; a row with more counts as partial. One walk for the whole list: a function call
 -- per row costs more than the walk.
-CREATE FUNCTION feedback_stat_leaves(payloads JSONB[]) RETURNS TABLE (i BIGINT, path TEXT, value JSONB, rank BIGINT) LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+CREATE FUNCTION feedback_stat_leaves(payloads JSONB[]) RETURNS TABLE (i BIGINT, path TEXT, value JSONB, rank BIGINT) LANGUAGE plpgsql IMMUTABLE PARALLEL SAFE AS $$
+#variable_conflict use_column
+BEGIN
+  RETURN QUERY
   WITH RECURSIVE walk(i, path, value, depth) AS (
     SELECT p.i, e.key, e.value, 1
     FROM unnest(payloads) WITH ORDINALITY AS p(payload, i)
@@ -98,7 +109,8 @@ CREATE FUNCTION feedback_stat_leaves(payloads JSONB[]) RETURNS TABLE (i BIGINT, 
     WHERE w.depth < 16 AND e.key ~ '^[A-Za-z0-9_ ]+$'
   )
   SELECT walk.i, walk.path, walk.value, row_number() OVER (PARTITION BY walk.i ORDER BY walk.path COLLATE "C")
-  FROM walk WHERE jsonb_typeof(walk.value) IN ('number', 'boolean', 'string') AND length(walk.path) <= 512
+  FROM walk WHERE jsonb_typeof(walk.value) IN ('number', 'boolean', 'string') AND length(walk.path) <= 512;
+END
 $$;
 
 -- Each row's share of its cells: per UTC 15 minutes and hour, of all feedback types ('') and of
@@ -106,7 +118,9 @@ $$;
 -- and each of its first 32 values (numbers: count, exact sum, extremes, histogram; booleans: trues
 -- and falses; strings up to 128 characters: counts per category — a longer one, or a cell's 129th
 -- category, makes the cell's categories `overflow`, and the cell answers no categorical metric).
-CREATE FUNCTION feedback_stat_deltas(changed "FeedbackStatRow"[]) RETURNS SETOF "FeedbackStatCell" LANGUAGE sql STABLE AS $$
+CREATE FUNCTION feedback_stat_deltas(changed "FeedbackStatRow"[]) RETURNS SETOF "FeedbackStatCell" LANGUAGE plpgsql STABLE AS $$
+BEGIN
+  RETURN QUERY
   WITH r AS (SELECT u.*, u.ordinality AS i FROM unnest(changed) WITH ORDINALITY u),
   leaves AS (SELECT * FROM feedback_stat_leaves(ARRAY(SELECT u.payload FROM unnest(changed) WITH ORDINALITY u ORDER BY u.ordinality))),
   counted AS (SELECT i, count(*) AS n FROM leaves GROUP BY i),
@@ -141,12 +155,13 @@ CREATE FUNCTION feedback_stat_deltas(changed "FeedbackStatRow"[]) RETURNS SETOF 
           FROM spread WHERE kind = 'string' AND length(value #>> '{}') <= 128 GROUP BY 1, 2, 3, 4, 5, 6) s
     GROUP BY 1, 2, 3, 4, 5
   )
-  SELECT c."projectId", c."feedbackType", c.path, c.level, c.start, c.rows, c.partial, c.numbers, c.sum, c.lo, c.hi, b.histogram, c.trues, c.falses,
+  SELECT c."projectId", c."feedbackType", c.path, c.level, c.start::timestamptz(3), c.rows, c.partial, c.numbers, c.sum, c.lo, c.hi, b.histogram, c.trues, c.falses,
     CASE WHEN NOT (c.long_string OR coalesce(s.many, false)) THEN s.categories END, c.long_string OR coalesce(s.many, false)
   FROM cells c
   LEFT JOIN bins b USING ("projectId", "feedbackType", path, level, start)
   LEFT JOIN categories s USING ("projectId", "feedbackType", path, level, start)
-  ORDER BY 1, 2, 3, 4, 5
+  ORDER BY 1, 2, 3, 4, 5;
+END
 $$;
 
 -- Adds (sign 1) or removes (sign -1) shares of cells (feedback_stat_deltas'), in key order, under
@@ -208,19 +223,25 @@ $$;
 -- rows of a project being deleted are not (its cells go with it).
 CREATE FUNCTION feedback_stats_note() RETURNS TRIGGER LANGUAGE plpgsql AS $$
 BEGIN
+  -- A statement trigger runs for statements that touch no row too (a queue's submission deletes
+  -- the annotator's earlier rows, most often none): those note nothing, cheaply.
   IF TG_OP IN ('DELETE', 'UPDATE') THEN
-    INSERT INTO "FeedbackStatPending" ("projectId", rows, sign)
-    SELECT d."projectId", jsonb_agg(to_jsonb(d)), -1
-    FROM feedback_stat_deltas(ARRAY(
-      SELECT ROW(o."projectId", o."feedbackType", o.payload, o."createdAt")::"FeedbackStatRow" FROM old_rows o
-      WHERE EXISTS (SELECT 1 FROM "Project" p WHERE p.id = o."projectId"))) d
-    GROUP BY d."projectId";
+    IF EXISTS (SELECT 1 FROM old_rows) THEN
+      INSERT INTO "FeedbackStatPending" ("projectId", rows, sign)
+      SELECT d."projectId", jsonb_agg(to_jsonb(d)), -1
+      FROM feedback_stat_deltas(ARRAY(
+        SELECT ROW(o."projectId", o."feedbackType", o.payload, o."createdAt")::"FeedbackStatRow" FROM old_rows o
+        WHERE EXISTS (SELECT 1 FROM "Project" p WHERE p.id = o."projectId"))) d
+      GROUP BY d."projectId";
+    END IF;
   END IF;
   IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    INSERT INTO "FeedbackStatPending" ("projectId", rows, sign)
-    SELECT d."projectId", jsonb_agg(to_jsonb(d)), 1
-    FROM feedback_stat_deltas(ARRAY(SELECT ROW(n."projectId", n."feedbackType", n.payload, n."createdAt")::"FeedbackStatRow" FROM new_rows n)) d
-    GROUP BY d."projectId";
+    IF EXISTS (SELECT 1 FROM new_rows) THEN
+      INSERT INTO "FeedbackStatPending" ("projectId", rows, sign)
+      SELECT d."projectId", jsonb_agg(to_jsonb(d)), 1
+      FROM feedback_stat_deltas(ARRAY(SELECT ROW(n."projectId", n."feedbackType", n.payload, n."createdAt")::"FeedbackStatRow" FROM new_rows n)) d
+      GROUP BY d."projectId";
+    END IF;
   END IF;
   RETURN NULL;
 END
