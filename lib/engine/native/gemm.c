@@ -229,50 +229,67 @@ static void round_task(void* arg, int t, kernel_scratch* s) {
   if (j->sum_errors) q8_1_sum_errors(j->X + lo * cols, j->sum_errors + lo * cols / 32, (hi - lo) * cols);
 }
 
-// Q8_0 weights: X's rows quantized to Q8_0 blocks (q then d), then each element as ggml's q8_0_dot.
-typedef struct { const packed_weight* w; const float* X; int8_t* q; float* d; float* C; int M, accumulate, units, tasks; } q8_0_job;
+// Q8_0 and Q5_0 weights: X's rows quantized to Q8_0 blocks (q then d), then each element as ggml's
+// int8_dot.
+typedef struct {
+  const packed_weight* w;
+  const float* X;
+  int8_t* q;
+  float* d;
+  float* C;
+  int M, accumulate, units, tasks;
+  int failed;  // set by a task that could not allocate (before it wrote anything)
+} int8_job;
 
-static void q8_0_quantize_task(void* arg, int t, kernel_scratch* s) {
-  q8_0_job* j = arg;
+// Values of a row the int8 path takes: 4 decoded weight rows (q and d) must fit the packing space.
+#define INT8_MAX_COLS ((MC * KC + KC * NC + NR * KC) * 4 / 5)
+
+static void int8_quantize_task(void* arg, int t, kernel_scratch* s) {
+  int8_job* j = arg;
   const size_t blocks = j->w->cols / 32;
   const size_t lo = (size_t)j->M * t / j->tasks * blocks, hi = (size_t)j->M * (t + 1) / j->tasks * blocks;
   for (size_t b = lo; b < hi; b++) j->d[b] = q8_0_block(j->X + 32 * b, j->q + 32 * b);
 }
 
-static inline void q8_0_store(const q8_0_job* j, int i, int r, float v) {
+static inline void int8_store(const int8_job* j, int i, int r, float v) {
   float* c = j->C + (size_t)i * j->w->rows + r;
   *c = j->accumulate ? *c + v : v;
 }
 
-// Rows of W in units of 4 (kept in cache while every row of X passes them), in tiles of 2 rows of W
-// by 3 of X; the edges element by element (the same bits).
-static void q8_0_matmul_task(void* arg, int t, kernel_scratch* s) {
-  q8_0_job* j = arg;
+// Rows of W in units of 4, decoded into the task's packing space and kept in cache while every row of
+// X passes them, in tiles of 2 rows of W by XR of X; the edges element by element (the same bits).
+static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
+  int8_job* j = arg;
   const packed_weight* w = j->w;
-  const int nb = w->cols / 32, lo = (int)((long long)j->units * t / j->tasks) * 4;
+  const int cols = w->cols, nb = cols / 32, lo = (int)((long long)j->units * t / j->tasks) * 4;
   int hi = (int)((long long)j->units * (t + 1) / j->tasks) * 4;
   if (hi > w->rows) hi = w->rows;
-  const int8_t* q = j->q;
+  float* pack = gemm_pack(s);
+  if (!pack) { j->failed = 1; return; }
+  float* wd = pack;
+  int8_t* wq = (int8_t*)(pack + 4 * nb);
   for (int r0 = lo; r0 < hi; r0 += 4) {
-    const int r1 = r0 + 4 < hi ? r0 + 4 : hi, pairs = r0 + ((r1 - r0) & ~1);
+    const int n = r0 + 4 < hi ? 4 : hi - r0, pairs = n & ~1;
+    for (int r = 0; r < n; r++) int8_weight_blocks(w->type, w->data + (size_t)(r0 + r) * w->row_bytes, nb, wq + (size_t)r * cols, wd + r * nb);
     int i = 0;
     for (; i + XR <= j->M; i += XR) {
       const int8_t* xq[XR];
       const float* xd[XR];
-      for (int b = 0; b < XR; b++) xq[b] = q + (size_t)(i + b) * w->cols, xd[b] = j->d + (size_t)(i + b) * nb;
-      for (int r = r0; r < pairs; r += 2) {
-        const uint8_t* wr[2] = {w->data + (size_t)r * w->row_bytes, w->data + (size_t)(r + 1) * w->row_bytes};
+      for (int b = 0; b < XR; b++) xq[b] = j->q + (size_t)(i + b) * cols, xd[b] = j->d + (size_t)(i + b) * nb;
+      for (int r = 0; r < pairs; r += 2) {
+        const int8_t* q2[2] = {wq + (size_t)r * cols, wq + (size_t)(r + 1) * cols};
+        const float* d2[2] = {wd + r * nb, wd + (r + 1) * nb};
         float out[2][XR];
-        q8_0_dot_2xR(wr, xq, xd, nb, out);
+        int8_dot_2xR(q2, d2, xq, xd, nb, out);
         for (int a = 0; a < 2; a++)
-          for (int b = 0; b < XR; b++) q8_0_store(j, i + b, r + a, out[a][b]);
+          for (int b = 0; b < XR; b++) int8_store(j, i + b, r0 + r + a, out[a][b]);
       }
-      for (int r = pairs; r < r1; r++)
-        for (int b = 0; b < XR; b++) q8_0_store(j, i + b, r, q8_0_dot(w->data + (size_t)r * w->row_bytes, xq[b], xd[b], nb));
+      for (int r = pairs; r < n; r++)
+        for (int b = 0; b < XR; b++) int8_store(j, i + b, r0 + r, int8_dot(wq + (size_t)r * cols, wd + r * nb, xq[b], xd[b], nb));
     }
     for (; i < j->M; i++)
-      for (int r = r0; r < r1; r++)
-        q8_0_store(j, i, r, q8_0_dot(w->data + (size_t)r * w->row_bytes, q + (size_t)i * w->cols, j->d + (size_t)i * nb, nb));
+      for (int r = 0; r < n; r++)
+        int8_store(j, i, r0 + r, int8_dot(wq + (size_t)r * cols, wd + r * nb, j->q + (size_t)i * cols, j->d + (size_t)i * nb, nb));
   }
 }
 
@@ -290,13 +307,14 @@ static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* 
     s->rounded_len = s->rounded ? need : 0;
   }
   if (round && !s->rounded) return -1;
-  if (round && w->type == GGML_Q8_0 && w->col0 == 0) {  // q: n bytes, then d: one float per block
-    q8_0_job j = {w, X, (int8_t*)s->rounded, s->rounded + n / 4, C, M, accumulate, (w->rows + 3) / 4, 0};
+  if (round && (w->type == GGML_Q8_0 || w->type == GGML_Q5_0) && w->col0 == 0 && w->cols <= INT8_MAX_COLS) {
+    // q: n bytes, then d: one float per block
+    int8_job j = {w, X, (int8_t*)s->rounded, s->rounded + n / 4, C, M, accumulate, (w->rows + 3) / 4, 0, 0};
     j.tasks = task_count(ctx, (double)n * 16, M);
-    ctx->run(ctx->pool, j.tasks, q8_0_quantize_task, &j);
+    ctx->run(ctx->pool, j.tasks, int8_quantize_task, &j);
     j.tasks = task_count(ctx, (double)n * w->rows, j.units);
-    ctx->run(ctx->pool, j.tasks, q8_0_matmul_task, &j);
-    return 0;
+    ctx->run(ctx->pool, j.tasks, int8_matmul_task, &j);
+    return j.failed ? -1 : 0;
   }
   const float* A = X;
   float *errors = mins ? s->rounded + n : NULL, *block_min = mins ? errors + (size_t)M * blocks : NULL;

@@ -3,8 +3,8 @@
 // rounding ggml's CPU mul_mat applies to activations before its dot products (like
 // lib/engine/kernels/activation-rounding.ts, where the choice of each rounding is explained).
 // gemm.c packs B panels straight from the encoded blocks with decode_segment, so no float32 copy of
-// a weight ever exists; a Q8_0 weight is multiplied in its integer blocks instead (q8_0_dot), as ggml
-// multiplies it.
+// a weight ever exists; a Q8_0 or Q5_0 weight is multiplied in its integer blocks instead (int8_dot), as
+// ggml multiplies it.
 //
 // ggml computes these values with one rounding per operation and no fused multiply-add (the
 // shipped libggml-base is built for the x86-64 baseline); the x86-64-v3 build of these kernels would
@@ -246,11 +246,31 @@ static void round_q8_0(const float* x, float* out, size_t n) {
   }
 }
 
-// ggml's product of a Q8_0 weight row and a Q8_0 activation row as tinyBLAS computes each element of
-// mul_mat on x86 (llamafile sgemm.cpp, tinyBLAS_Q0_AVX, the same on AVX2 and AVX-512 builds): 8 float
-// lanes, lane l adding (d_w·d_x)·Σ q_w·q_x over values 4l..4l+3 of each block (an exact integer) with
-// one FMA per block, then hsum's order. Integer block sums make it nearly exact, so llama.cpp's Q8_0
-// roundings of the next layer's input fall as ours do (a float32 gemm over decoded values did not).
+// A Q8_0 or Q5_0 weight row as tinyBLAS_Q0_AVX loads it: per block of 32, its integers (Q5_0's
+// 5-bit values less 16, as dequantize_row_q5_0) and d.
+static void int8_weight_blocks(int type, const uint8_t* b, int nb, int8_t* q, float* d) {
+  for (int i = 0; i < nb; i++, q += 32) {
+    d[i] = f16_at(b);
+    if (type == GGML_Q8_0) {
+      memcpy(q, b + 2, 32);
+      b += 34;
+      continue;
+    }
+    const uint32_t qh = u32_at(b + 2);
+    for (int j = 0; j < 16; j++) {
+      q[j] = (int8_t)(((b[6 + j] & 0xf) | (((qh >> j) << 4) & 0x10)) - 16);
+      q[j + 16] = (int8_t)(((b[6 + j] >> 4) | ((qh >> (j + 12)) & 0x10)) - 16);
+    }
+    b += 22;
+  }
+}
+
+// ggml's product of a Q8_0 or Q5_0 weight row and a Q8_0 activation row as tinyBLAS computes each
+// element of mul_mat on x86 (llamafile sgemm.cpp, tinyBLAS_Q0_AVX, the same on AVX2 and AVX-512
+// builds): 8 float lanes, lane l adding (d_w·d_x)·Σ q_w·q_x over values 4l..4l+3 of each block (an
+// exact integer) with one FMA per block, then hsum's order. Integer block sums make it nearly exact,
+// so llama.cpp's roundings of the next layer's input fall as ours do (a float32 gemm over decoded
+// values did not). Weight rows as int8_weight_blocks gives them.
 #ifdef __AVX2__
 static inline float hsum8(__m256 acc) {
   __m128 x = _mm_add_ps(_mm256_extractf128_ps(acc, 1), _mm256_castps256_ps128(acc));
@@ -260,27 +280,27 @@ static inline float hsum8(__m256 acc) {
 }
 
 // One block's lane sums of q_w·q_x, as floats (exact integers).
-static inline __m256 q8_0_block_sums(__m256i abs_qw, __m256i qw, const int8_t* xq) {
+static inline __m256 int8_block_sums(__m256i abs_qw, __m256i qw, const int8_t* xq) {
   const __m256i qx = _mm256_loadu_si256((const __m256i*)xq);
   return _mm256_cvtepi32_ps(_mm256_madd_epi16(_mm256_set1_epi16(1), _mm256_maddubs_epi16(abs_qw, _mm256_sign_epi8(qx, qw))));
 }
 #endif
 
-static float q8_0_dot(const uint8_t* w, const int8_t* xq, const float* xd, int nb) {
+static float int8_dot(const int8_t* wq, const float* wd, const int8_t* xq, const float* xd, int nb) {
 #ifdef __AVX2__
   __m256 acc = _mm256_setzero_ps();
-  for (int b = 0; b < nb; b++, w += 34, xq += 32) {
-    const __m256i qw = _mm256_loadu_si256((const __m256i*)(w + 2));
-    acc = _mm256_fmadd_ps(_mm256_set1_ps(f16_at(w) * xd[b]), q8_0_block_sums(_mm256_sign_epi8(qw, qw), qw, xq), acc);
+  for (int b = 0; b < nb; b++) {
+    const __m256i qw = _mm256_loadu_si256((const __m256i*)(wq + 32 * b));
+    acc = _mm256_fmadd_ps(_mm256_set1_ps(wd[b] * xd[b]), int8_block_sums(_mm256_sign_epi8(qw, qw), qw, xq + 32 * b), acc);
   }
   return hsum8(acc);
 #else
   float acc[8] = {0};
-  for (int b = 0; b < nb; b++, w += 34, xq += 32) {
-    const float d = f16_at(w) * xd[b];
+  for (int b = 0; b < nb; b++) {
+    const float d = wd[b] * xd[b];
     for (int l = 0; l < 8; l++) {
       int sum = 0;
-      for (int m = 4 * l; m < 4 * l + 4; m++) sum += (int8_t)w[2 + m] * xq[m];
+      for (int m = 32 * b + 4 * l; m < 32 * b + 4 * l + 4; m++) sum += wq[m] * xq[m];
       acc[l] = fmaf(d, (float)sum, acc[l]);
     }
   }
@@ -290,29 +310,29 @@ static float q8_0_dot(const uint8_t* w, const int8_t* xq, const float* xd, int n
 }
 
 #define XR 4
-// out[r][i] = q8_0_dot(w[r], xq[i], xd[i]) for 2 weight rows and XR activation rows, to the same bits:
-// each block of a weight row is loaded once for the three rows of X.
-static void q8_0_dot_2xR(const uint8_t* const w[2], const int8_t* const xq[XR], const float* const xd[XR], int nb, float out[2][XR]) {
+// out[r][i] = int8_dot(w[r], x[i]) for 2 weight rows and XR activation rows, to the same bits: each
+// block of a weight row is loaded once for the rows of X.
+static void int8_dot_2xR(const int8_t* const wq[2], const float* const wd[2], const int8_t* const xq[XR], const float* const xd[XR],
+                         int nb, float out[2][XR]) {
 #ifdef __AVX2__
   __m256 acc[2][XR];
   for (int r = 0; r < 2; r++)
     for (int i = 0; i < XR; i++) acc[r][i] = _mm256_setzero_ps();
   for (int b = 0; b < nb; b++) {
-    const uint8_t *w0 = w[0] + 34 * b, *w1 = w[1] + 34 * b;
-    const __m256i qw0 = _mm256_loadu_si256((const __m256i*)(w0 + 2)), qw1 = _mm256_loadu_si256((const __m256i*)(w1 + 2));
+    const __m256i qw0 = _mm256_loadu_si256((const __m256i*)(wq[0] + 32 * b)), qw1 = _mm256_loadu_si256((const __m256i*)(wq[1] + 32 * b));
     const __m256i abs0 = _mm256_sign_epi8(qw0, qw0), abs1 = _mm256_sign_epi8(qw1, qw1);
-    const float d0 = f16_at(w0), d1 = f16_at(w1);
+    const float d0 = wd[0][b], d1 = wd[1][b];
     for (int i = 0; i < XR; i++) {
       const float dx = xd[i][b];
-      acc[0][i] = _mm256_fmadd_ps(_mm256_set1_ps(d0 * dx), q8_0_block_sums(abs0, qw0, xq[i] + 32 * b), acc[0][i]);
-      acc[1][i] = _mm256_fmadd_ps(_mm256_set1_ps(d1 * dx), q8_0_block_sums(abs1, qw1, xq[i] + 32 * b), acc[1][i]);
+      acc[0][i] = _mm256_fmadd_ps(_mm256_set1_ps(d0 * dx), int8_block_sums(abs0, qw0, xq[i] + 32 * b), acc[0][i]);
+      acc[1][i] = _mm256_fmadd_ps(_mm256_set1_ps(d1 * dx), int8_block_sums(abs1, qw1, xq[i] + 32 * b), acc[1][i]);
     }
   }
   for (int r = 0; r < 2; r++)
     for (int i = 0; i < XR; i++) out[r][i] = hsum8(acc[r][i]);
 #else
   for (int r = 0; r < 2; r++)
-    for (int i = 0; i < XR; i++) out[r][i] = q8_0_dot(w[r], xq[i], xd[i], nb);
+    for (int i = 0; i < XR; i++) out[r][i] = int8_dot(wq[r], wd[r], xq[i], xd[i], nb);
 #endif
 }
 
