@@ -145,3 +145,22 @@ describe.each(paths)("packed-weight matmuls (%s)", (_, load) => {
     expect(() => kernels.gatherRows(out, w, new Int32Array([9]))).toThrow(/outside/);
   });
 });
+
+// Q8_0 and Q5_0 weights take ggml's integer block sums (native/packed.c int8_dot, tinyBLAS's lanes on
+// every build), so the builds agree to the bit (and with llama.cpp: model/real-layout-parity.test.ts).
+describe.runIf(nativeKernels)("integer-block matmulXWt", () => {
+  afterAll(() => {
+    loadNativeKernels();
+  });
+  it.each([["Q8_0", GGML_TYPE.Q8_0], ["Q5_0", GGML_TYPE.Q5_0]] as const)("%s: the generic and x86-64-v3 builds agree bit for bit", (_, type) => {
+    const [M, rows, cols] = [7, 37, 512];
+    const w = weight(type, rows, cols, rows + type);
+    const x = activations(M, cols, M + type);
+    const product = (variant: "generic" | "fastest") => {
+      const C = new Float32Array(M * rows);
+      loadNativeKernels({ variant }).matmulXWt(C, x, w, M, false);
+      return C;
+    };
+    expect(bitDifference(product("generic"), product("fastest"))).toBe("");
+  });
+});
