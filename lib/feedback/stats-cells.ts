@@ -227,7 +227,8 @@ export async function queryCellStats(query: CellsQuery): Promise<StatsResults | 
   for (const row of await readEdgeRows(query)) {
     const bucket = bucketAt(row.at.getTime());
     bucket.n += 1;
-    metrics.forEach((metric, i) => {
+    // Each metric's value as its type reads it (readValue): a number, a boolean, a string or null.
+    metrics.forEach((_, i) => {
       const value = row[`m${i}`];
       if (value === null) return;
       if (typeof value === "number") {
