@@ -159,7 +159,7 @@ async function servePart(b: Bench, r: Results): Promise<void> {
     ));
     for (const m of [SERVED_MODEL, MEMORY_MODEL]) r.firstAnswer.push({ ...m, ...(await firstAnswer(registry, served(m), b.adapters[keyOf(m)], b.scratch, S.answer)) });
     console.log(textTable(
-      `a new checkpoint's first answer (${S.answer.promptTokens} + ${S.answer.maxTokens} tokens, the base loaded): from its adapter file existing`,
+      `a new checkpoint's first answer (${S.answer.promptTokens} + ${S.answer.maxTokens} tokens, the base serving): from its adapter file existing`,
       r.firstAnswer.map((a) => ({ model: a.shape, weights: a.type, "first answer ms": fmt(a.ms), "of which first token ms": fmt(a.firstTokenMs), "same answer again ms": fmt(a.warmMs) })),
     ));
   } finally {

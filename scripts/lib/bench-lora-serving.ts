@@ -57,17 +57,18 @@ export interface FirstAnswer {
 }
 
 /** `adapterPath` written again as a new checkpoint's file in `dir`, then asked one question, with the
- *  base already loaded (as a server that serves it is); then the same question once more. */
+ *  base already serving (as on a server whose users chat with the base: loaded, with a context that
+ *  answered another prompt); then the same question once more. */
 export async function firstAnswer(registry: ModelRegistry, base: ServedModel, adapterPath: string, dir: string, shape: { promptTokens: number; maxTokens: number }): Promise<FirstAnswer> {
-  await registry.model(base.path);
   const promptTokens = randomTokens(shape.promptTokens, base.vocabSize, 11);
-  const answer = async (adapter: string) => {
+  const answer = async (adapter?: string) => {
     const t0 = performance.now();
     let firstTokenMs = NaN;
-    const stream = generate(registry, { model: base.path, adapter: { path: adapter }, promptTokens, maxTokens: shape.maxTokens, ignoreEos: true, sampling: { temperature: 0 } });
+    const stream = generate(registry, { model: base.path, adapter: adapter ? { path: adapter } : undefined, promptTokens, maxTokens: shape.maxTokens, ignoreEos: true, sampling: { temperature: 0 } });
     for await (const _ of stream) if (Number.isNaN(firstTokenMs)) firstTokenMs = performance.now() - t0;
     return { ms: performance.now() - t0, firstTokenMs };
   };
+  await answer(); // the base serving
   const checkpoint = path.join(dir, `checkpoint-${Date.now()}.gguf`);
   fs.writeFileSync(checkpoint, fs.readFileSync(adapterPath));
   const first = await answer(checkpoint);
