@@ -37,6 +37,7 @@ export interface BlockActivations {
 
 /** Gradient buffers shared by all blocks during backward (each block overwrites them). */
 export interface BlockScratch {
+  /** Also, in forward, a residual projection's output before it joins the residual. */
   dxn: Float32Array; // [M,D]
   datt: Float32Array; // [M,Q]
   dq: Float32Array; // [M,Q]

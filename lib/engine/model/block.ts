@@ -94,14 +94,18 @@ export function blockForward(ctx: BlockContext, p: BlockParams, a: BlockActivati
   const M = s.batch * s.seqLen;
   const [D, F, Q, kvD, dh] = [c.dim, c.ffnDim, qDim(c), kvDim(c), headDim(c)];
   const w = p.w;
-  // y (=, or += when accumulate) x·Wᵀ (+ b), plus the adapter's s·drop(x)·Aᵀ·Bᵀ where W has one.
+  // y (=, or += when accumulate: a residual) x·Wᵀ (+ b), plus the adapter's s·drop(x)·Aᵀ·Bᵀ where W has
+  // one, in llama.cpp's order (llm_build_lora_mm, then the bias, then the residual) so that a served
+  // adapter's outputs are these to the bit: ((x·Wᵀ + adapter) + b), added to y whole.
   const project = (proj: Projection, y: Float32Array, input: Float32Array, inDim: number, outDim: number, accumulate = false) => {
-    linearForward(k, y, input, w[proj], M, inDim, outDim, accumulate);
-    const bias = BIAS[proj] && w[BIAS[proj]];
-    if (bias) biasForward(y, bias, M, outDim);
     const target = TARGET[proj];
     const adapter = p.lora[target];
-    if (adapter) loraForward(k, y, a.loraU[target]!, input, adapter, M, loraDropout(ctx, p.layer, target, d));
+    const bias = BIAS[proj] && w[BIAS[proj]];
+    const product = accumulate ? d.dxn : y; // dxn is free until backward (BlockScratch)
+    linearForward(k, product, input, w[proj], M, inDim, outDim);
+    if (adapter) loraForward(k, product, a.loraU[target]!, input, adapter, M, loraDropout(ctx, p.layer, target, d));
+    if (bias) biasForward(product, bias, M, outDim);
+    if (accumulate) for (let i = 0; i < M * outDim; i++) y[i] += product[i];
   };
 
   k.rmsnormForward(a.xn1, a.rstd1, x, w.attnNorm, M, D, c.normEps);

@@ -293,6 +293,8 @@ static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
   }
 }
 
+static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float* X, int M, float* C, int accumulate);
+
 static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
   kernel_scratch* s = &ctx->scratch[0];
   const size_t n = (size_t)M * w->cols;
@@ -323,6 +325,10 @@ static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* 
     ctx->run(ctx->pool, r.tasks, round_task, &r);
     A = s->rounded;
   }
+  // F32 and BF16 in llama.cpp's summation order where it is reproduced (float_lanes.c). It writes
+  // to A only to permute a BF16 weight's rounded X, which is this call's scratch, never the caller's X.
+  const int lanes = float_lanes_matmul(ctx, w, (float*)A, M, C, accumulate);
+  if (lanes) return lanes < 0 ? -1 : 0;
   int status = gemm_threads(ctx, 0, 1, M, w->rows, w->cols, A, w->cols, NULL, 0, w, C, w->rows, accumulate);
   if (status != 0 || !mins || w->rows == 0) return status;
   for (int r = 0; r < w->rows; r++) block_mins(w->type, w->data + (size_t)r * w->row_bytes, blocks, block_min + r * blocks);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include "packed.c"
 #include "gemm.c"
+#include "float_lanes.c"
 #include "attention.c"
 #include "rmsnorm.c"
 #include "swiglu.c"

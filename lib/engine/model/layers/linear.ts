@@ -3,13 +3,11 @@
 import type { Kernels } from "../../kernels";
 import { isPacked, type Weight } from "../frozen-base";
 
-// y[M,out] = x[M,in] · W[out,in]ᵀ, or += when accumulate (used to add straight into the residual).
-// A packed W rounds x as llama.cpp does for its type (Kernels.matmulXWt).
-export function linearForward(
-  k: Kernels, y: Float32Array, x: Float32Array, W: Weight, M: number, inDim: number, outDim: number, accumulate = false,
-): void {
-  if (isPacked(W)) k.matmulXWt(y, x, W, M, accumulate);
-  else k.matmulABt(y, x, W, M, inDim, outDim, accumulate);
+// y[M,out] = x[M,in] · W[out,in]ᵀ (a residual adds it afterwards, as llama.cpp does: block.ts). A packed W
+// rounds x as llama.cpp does for its type (Kernels.matmulXWt).
+export function linearForward(k: Kernels, y: Float32Array, x: Float32Array, W: Weight, M: number, inDim: number, outDim: number): void {
+  if (isPacked(W)) k.matmulXWt(y, x, W, M, false);
+  else k.matmulABt(y, x, W, M, inDim, outDim, false);
 }
 
 // dx[M,in] = dy·W (or += when accumulateDx, for inputs feeding several layers); dW[out,in] += dyᵀ·x.

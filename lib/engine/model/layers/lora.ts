@@ -1,6 +1,6 @@
 // The adapter path of a LoRA projection (see ../lora.ts), forward and backward. The frozen base
 // path beside it is the linear layer with its weight gradient skipped (linear.ts, dW = null).
-//   forward:  xd = drop(x) [M,in];  u = s·xd·Aᵀ [M,rank] (kept);  y += u·Bᵀ
+//   forward:  xd = drop(x) [M,in];  t = xd·Aᵀ [M,rank];  y += s·(t·Bᵀ);  u = s·t (kept)
 //   backward: dB += dyᵀ·u  (= s·dyᵀ·(xd·Aᵀ));  du = s·dy·B [M,rank];  dA += duᵀ·xd;
 //             dx += mask⊙(du·A)   (the mask holds 1/(1−p) where it keeps)
 // Dropout is torch's inverted dropout: an input is zeroed with probability p, the rest scaled by
@@ -8,6 +8,7 @@
 // pass of the generator over [M,in] but keeps an adapter's saved activations at u, [M,rank] — saving
 // the mask (or xd) would hold another [M,in] per adapter from forward to backward.
 import type { Kernels } from "../../kernels";
+import { packedWeightFromF32 } from "../../kernels/packed-weight";
 import { Prng } from "../../prng";
 import { LORA_TARGETS, type LoraTarget } from "../lora";
 
@@ -64,7 +65,14 @@ function scale(x: Float32Array, n: number, s: number): void {
   for (let i = 0; i < n; i++) x[i] *= s;
 }
 
-// y[M,out] += s·(drop(x)·Aᵀ)·Bᵀ for x[M,in]; keeps u[M,rank] = s·drop(x)·Aᵀ for backward.
+/** Rows of t·Bᵀ computed at a time (their scratch is this many rows of the widest projection). */
+const PRODUCT_ROWS = 64;
+let product = new Float32Array(0);
+
+// y[M,out] += s·((drop(x)·Aᵀ)·Bᵀ) for x[M,in]; keeps u[M,rank] = s·drop(x)·Aᵀ for backward. As llama.cpp
+// applies an adapter (llm_build_lora_mm): both products summed as ggml's mul_mat sums F32 weights
+// (matmulXWt), then scaled, then added, each a float rounding. t·Bᵀ goes in blocks of rows, never one
+// row alone unless M is 1 (ggml sums a lone row in another order).
 export function loraForward(
   k: Kernels, y: Float32Array, u: Float32Array, x: Float32Array, p: LoraPath, M: number, drop: LoraDropout | null,
 ): void {
@@ -74,9 +82,18 @@ export function loraForward(
     dropoutMask(drop.mask, n, drop.p, drop.prng);
     xd = masked(drop.dropped, x, drop.mask, n);
   }
-  k.matmulABt(u, xd, p.a, M, p.inDim, p.rank, false);
+  const t = u;
+  k.matmulXWt(t, xd, packedWeightFromF32(p.a, p.rank, p.inDim), M, false);
+  const b = packedWeightFromF32(p.b, p.outDim, p.rank);
+  if (product.length < (PRODUCT_ROWS + 1) * p.outDim) product = new Float32Array((PRODUCT_ROWS + 1) * p.outDim);
+  for (let m0 = 0; m0 < M; ) {
+    const rows = M - m0 <= PRODUCT_ROWS + 1 ? M - m0 : PRODUCT_ROWS;
+    k.matmulXWt(product, t.subarray(m0 * p.rank, (m0 + rows) * p.rank), b, rows, false);
+    const o = m0 * p.outDim;
+    for (let i = 0; i < rows * p.outDim; i++) y[o + i] += Math.fround(product[i] * p.scale);
+    m0 += rows;
+  }
   scale(u, M * p.rank, p.scale);
-  k.matmulABt(y, u, p.b, M, p.rank, p.outDim, true);
 }
 
 // From dy[M,out]: dA, dB += their gradients, dx[M,in] += the adapter path's share of ∂L/∂x.

@@ -1,0 +1,182 @@
+// F32 and BF16 weights multiplied in llama.cpp's order on x86, so a trainer's forward over such a base
+// (and over a LoRA adapter, whose A and B are F32) sums as llama.cpp serves it, to the bit.
+//
+// ggml's CPU mul_mat hands these types to tinyBLAS (llamafile sgemm.cpp) when a row is whole chunks of
+// its lanes and the weight's rows are a multiple of 4: each element of C adds its row pair's products by
+// FMA into `lanes` float lanes (lane l takes values l, l + lanes, …), then sums the lanes in hsum's tree
+// ((l + l⊕8) …, then (0+2)+(1+3)). Lanes are 16 where ggml's backend loader picks an AVX-512 build of
+// libggml-cpu (skylakex … zen4), 8 on an AVX2 one. A BF16 weight on a CPU with AVX512-BF16 (cooperlake,
+// zen4, sapphirerapids) takes VDPBF16PS instead: 16 lanes over chunks of 32, lane l adding value 2l+1,
+// then 2l, by FMA (measured on zen4: all of 3.2M random cases). That is the plain 16-lane order over
+// rows whose every chunk of 32 is permuted to [odd values, even values], which is how it runs here.
+// Anything else (rows not whole chunks, rows of W not a multiple of 4): ggml falls back to its vec_dot,
+// which for F32 is ggml_vec_dot_f32's order (float_vec_dot below) and for BF16 is left to gemm.c
+// (off llama.cpp's last bit). A CPU without AVX2 runs neither (ggml's builds there have no tinyBLAS).
+#include <math.h>
+
+typedef struct {
+  int lanes;       // 16, 8, or 0: ggml does not use tinyBLAS on this CPU
+  int bf16_pairs;  // BF16 weights go through VDPBF16PS
+} float_order;
+
+static float_order cpu_float_order(void) {
+  static float_order order = {-1, 0};
+  if (order.lanes >= 0) return order;
+  float_order o = {0, 0};
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_cpu_init();
+  // ggml's skylakex build and every AVX-512 build after it need F, BW, DQ and VL.
+  const int avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                     __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+  const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  o.lanes = avx512 ? 16 : avx2 ? 8 : 0;
+  o.bf16_pairs = avx512 && __builtin_cpu_supports("avx512bf16");
+#endif
+  order = o;
+  return order;
+}
+
+// Values per chunk a row must be whole chunks of for tinyBLAS to take a weight of `type`.
+static int float_chunk(int type, float_order o) { return type == GGML_BF16 && o.bf16_pairs ? 32 : o.lanes; }
+
+// Each chunk of 32 values as VDPBF16PS pairs them: values 1, 3, …, 31, then 0, 2, …, 30.
+static void pair_permute(float* row, int n) {
+  float chunk[32];
+  for (int c = 0; c < n; c += 32) {
+    for (int l = 0; l < 16; l++) chunk[l] = row[c + 2 * l + 1], chunk[16 + l] = row[c + 2 * l];
+    memcpy(row + c, chunk, sizeof chunk);
+  }
+}
+
+// hsum's tree over lanes (8 or 16, as tinyBLAS's hsum(__m256) and _mm512_reduce_add_ps).
+static inline float lanes_sum(const float* acc, int lanes) {
+  float t[8];
+  for (int i = 0; i < 8; i++) t[i] = lanes == 16 ? acc[i + 8] + acc[i] : acc[i];
+  const float u0 = t[4] + t[0], u1 = t[5] + t[1], u2 = t[6] + t[2], u3 = t[7] + t[3];
+  return (u0 + u2) + (u1 + u3);
+}
+
+// out[a*2 + b] = Σ w_a·x_b in `lanes` FMA lanes, for rows w0, w1 and x0, x1 of k values (k whole lanes).
+static void lanes_dot_2x2(const float* w0, const float* w1, const float* x0, const float* x1, int k, int lanes, float out[4]) {
+#ifdef __FMA__
+  __m256 lo[4], hi[4];
+  for (int e = 0; e < 4; e++) lo[e] = hi[e] = _mm256_setzero_ps();
+  for (int l = 0; l < k; l += lanes) {
+    __m256 a0 = _mm256_loadu_ps(w0 + l), a1 = _mm256_loadu_ps(w1 + l), b0 = _mm256_loadu_ps(x0 + l), b1 = _mm256_loadu_ps(x1 + l);
+    lo[0] = _mm256_fmadd_ps(a0, b0, lo[0]), lo[1] = _mm256_fmadd_ps(a0, b1, lo[1]);
+    lo[2] = _mm256_fmadd_ps(a1, b0, lo[2]), lo[3] = _mm256_fmadd_ps(a1, b1, lo[3]);
+    if (lanes == 8) continue;
+    a0 = _mm256_loadu_ps(w0 + l + 8), a1 = _mm256_loadu_ps(w1 + l + 8), b0 = _mm256_loadu_ps(x0 + l + 8), b1 = _mm256_loadu_ps(x1 + l + 8);
+    hi[0] = _mm256_fmadd_ps(a0, b0, hi[0]), hi[1] = _mm256_fmadd_ps(a0, b1, hi[1]);
+    hi[2] = _mm256_fmadd_ps(a1, b0, hi[2]), hi[3] = _mm256_fmadd_ps(a1, b1, hi[3]);
+  }
+  for (int e = 0; e < 4; e++) {
+    float acc[16];
+    _mm256_storeu_ps(acc, lo[e]);
+    _mm256_storeu_ps(acc + 8, hi[e]);
+    out[e] = lanes_sum(acc, lanes);
+  }
+#else
+  const float* w[2] = {w0, w1};
+  const float* x[2] = {x0, x1};
+  for (int e = 0; e < 4; e++) {
+    float acc[16] = {0};
+    for (int l = 0; l < k; l += lanes)
+      for (int i = 0; i < lanes; i++) acc[i] = fmaf(w[e / 2][l + i], x[e % 2][l + i], acc[i]);
+    out[e] = lanes_sum(acc, lanes);
+  }
+#endif
+}
+
+// ggml_vec_dot_f32 (vec.cpp) on x86: ARR = 4 vectors of `lanes` summing chunks of 4·lanes by FMA,
+// reduced pairwise into the first, then across its lanes (the AVX-512 build: hsum's tree; the AVX2
+// build: _mm_hadd_ps twice, (0+1)+(2+3) after folding the halves), then the leftovers one by one.
+static float float_vec_dot(const float* w, const float* x, int k, int lanes) {
+  const int step = 4 * lanes, np = k & ~(step - 1);
+  float sum[4][16] = {{0}};
+  for (int i = 0; i < np; i += step)
+    for (int j = 0; j < 4; j++)
+      for (int l = 0; l < lanes; l++) sum[j][l] = fmaf(x[i + j * lanes + l], w[i + j * lanes + l], sum[j][l]);
+  for (int l = 0; l < lanes; l++) sum[0][l] += sum[2][l], sum[1][l] += sum[3][l];
+  for (int l = 0; l < lanes; l++) sum[0][l] += sum[1][l];
+  float total;
+  if (lanes == 16) total = lanes_sum(sum[0], 16);
+  else {
+    const float t0 = sum[0][0] + sum[0][4], t1 = sum[0][1] + sum[0][5], t2 = sum[0][2] + sum[0][6], t3 = sum[0][3] + sum[0][7];
+    total = (t0 + t1) + (t2 + t3);
+  }
+  for (int i = np; i < k; i++) total = fmaf(x[i], w[i], total);
+  return total;
+}
+
+typedef struct {
+  const packed_weight* w;
+  const float* X;  // [M, cols], rounded for W's type (and pair-permuted with bf16 pairs)
+  float* C;
+  int M, accumulate, lanes, pairs, tinyblas, units, tasks;
+  int failed;
+} float_lanes_job;
+
+static inline void float_lanes_store(const float_lanes_job* j, int i, int r, float v) {
+  float* c = j->C + (size_t)i * j->w->rows + r;
+  *c = j->accumulate ? *c + v : v;
+}
+
+// Rows of W in pairs, decoded into the task's packing space, each pair against blocks of X small
+// enough to stay in L2 (decoding a pair again per block costs 1/XB of the products).
+static void float_lanes_task(void* arg, int t, kernel_scratch* s) {
+  float_lanes_job* j = arg;
+  const packed_weight* w = j->w;
+  const int cols = w->cols, lo = (int)((long long)j->units * t / j->tasks) * 2;
+  int hi = (int)((long long)j->units * (t + 1) / j->tasks) * 2;
+  if (hi > w->rows) hi = w->rows;
+  float* pack = gemm_pack(s);
+  if (!pack) { j->failed = 1; return; }
+  float* wd[2] = {pack, pack + cols};
+  int xb = (int)((256 * 1024 / sizeof(float)) / (size_t)cols) & ~1;
+  if (xb < 2) xb = 2;
+  for (int i0 = 0; i0 < j->M; i0 += xb) {
+    const int i1 = i0 + xb < j->M ? i0 + xb : j->M;
+    for (int r0 = lo; r0 < hi; r0 += 2) {
+      const int n = r0 + 2 <= hi ? 2 : 1;
+      for (int r = 0; r < n; r++) {
+        decode_segment(w->type, w->data + (size_t)(r0 + r) * w->row_bytes, w->col0, cols, wd[r]);
+        if (j->pairs) pair_permute(wd[r], cols);
+      }
+      const float* w1 = wd[n - 1];
+      for (int i = i0; i < i1; i += 2) {
+        const float* x0 = j->X + (size_t)i * cols;
+        const float* x1 = i + 1 < i1 ? x0 + cols : x0;
+        float out[4];
+        if (j->tinyblas) lanes_dot_2x2(wd[0], w1, x0, x1, cols, j->lanes, out);
+        else out[0] = float_vec_dot(wd[0], x0, cols, j->lanes), out[1] = float_vec_dot(wd[0], x1, cols, j->lanes),
+             out[2] = float_vec_dot(w1, x0, cols, j->lanes), out[3] = float_vec_dot(w1, x1, cols, j->lanes);
+        for (int a = 0; a < n; a++)
+          for (int b = 0; b < (i + 1 < i1 ? 2 : 1); b++) float_lanes_store(j, i + b, r0 + a, out[a * 2 + b]);
+      }
+    }
+  }
+}
+
+// C (+)= X·Wᵀ in llama.cpp's order for an F32 or BF16 weight (X already rounded for its type,
+// and permuted here when BF16 pairs): 1 when done (or -1 on no memory), 0 when llama.cpp's order for
+// this weight is not one reproduced here (the caller's gemm runs instead).
+// F16 stays on gemm.c: its sums in this order alone moved its parity not at all (8.7e-3 either way, as
+// attention, softmax and SiLU still differ from ggml's in the last bit and F16's fine rounding of every
+// projection's input turns that into flips), and this kernel takes 2–3.5× the gemm's time.
+static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float* X, int M, float* C, int accumulate) {
+  if (w->type != GGML_F32 && w->type != GGML_BF16) return 0;
+  const float_order o = cpu_float_order();
+  if (!o.lanes) return 0;
+  const int chunk = float_chunk(w->type, o);
+  // tinyBLAS serves prompt processing only: a single row (a decode step) goes to vec_dot.
+  const int tinyblas = M >= 2 && w->cols % chunk == 0 && w->rows % 4 == 0;
+  if (!tinyblas && w->type != GGML_F32) return 0;
+  const int pairs = tinyblas && w->type == GGML_BF16 && o.bf16_pairs;
+  if (pairs)
+    for (int i = 0; i < M; i++) pair_permute(X + (size_t)i * w->cols, w->cols);
+  float_lanes_job j = {w, X, C, M, accumulate, o.lanes, pairs, tinyblas, (w->rows + 1) / 2, 0, 0};
+  j.tasks = task_count(ctx, (double)M * w->rows * w->cols, j.units);
+  ctx->run(ctx->pool, j.tasks, float_lanes_task, &j);
+  return j.failed ? -1 : 1;
+}
