@@ -16,6 +16,7 @@ const bin = (name) => path.join(root, "node_modules", ".bin", name);
 
 const totals = { passed: 0, failed: 0, skipped: 0 };
 const failedSteps = [];
+const failedTests = []; // "step › file › test: first line of the error", repeated at the end where a CI log's tail shows it
 
 function run(name, command, args, env = {}) {
   console.log(`\n━━ ${name} ━━`);
@@ -26,18 +27,39 @@ function run(name, command, args, env = {}) {
   return result.status === 0;
 }
 
-function countVitest(file) {
+const firstLine = (message = "") => message.split("\n").find((line) => line.trim())?.trim().slice(0, 300) ?? "";
+
+function countVitest(step, file) {
   if (!fs.existsSync(file)) return;
   const report = JSON.parse(fs.readFileSync(file, "utf8"));
   totals.passed += report.numPassedTests;
   totals.failed += report.numFailedTests;
   totals.skipped += report.numPendingTests + report.numTodoTests;
+  for (const suite of report.testResults) {
+    const where = path.relative(root, suite.name);
+    const failed = suite.assertionResults.filter((test) => test.status === "failed");
+    for (const test of failed) failedTests.push(`${step} › ${where} › ${test.fullName}: ${firstLine(test.failureMessages?.[0])}`);
+    if (!failed.length && suite.status === "failed") failedTests.push(`${step} › ${where}: ${firstLine(suite.message)}`);
+  }
+}
+
+function countPlaywright(step, suites) {
+  for (const suite of suites ?? []) {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status !== "unexpected") continue;
+        const error = test.results?.at(-1)?.error?.message;
+        failedTests.push(`${step} › ${spec.file}:${spec.line} › ${spec.title}: ${firstLine(error)}`);
+      }
+    }
+    countPlaywright(step, suite.suites);
+  }
 }
 
 function vitest(name, project, outputName, env) {
   const output = path.join(results, `${outputName}.json`);
   run(name, bin("vitest"), ["run", "--project", project, "--reporter=default", "--reporter=json", `--outputFile=${output}`], env);
-  countVitest(output);
+  countVitest(name, output);
 }
 
 run("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
@@ -50,7 +72,8 @@ if (run("production build", bin("next"), ["build"])) {
   run("e2e tests (Playwright, Chromium)", bin("playwright"), ["test"], { CI: "true" });
   const e2e = path.join(results, "e2e.json");
   if (fs.existsSync(e2e)) {
-    const { stats } = JSON.parse(fs.readFileSync(e2e, "utf8"));
+    const { stats, suites } = JSON.parse(fs.readFileSync(e2e, "utf8"));
+    countPlaywright("e2e", suites);
     totals.passed += stats.expected + stats.flaky;
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
@@ -59,6 +82,7 @@ if (run("production build", bin("next"), ["build"])) {
   if (process.env.TEST_DATABASE_URL) vitest("topology test on PostgreSQL", "topology", "topology", {});
 }
 
+if (failedTests.length) console.log(`\nfailed tests:\n${failedTests.map((test) => `  ${test}`).join("\n")}`);
 if (failedSteps.length) console.log(`\nfailed steps: ${failedSteps.join(", ")}`);
 if (failedSteps.length && totals.failed === 0) totals.failed = failedSteps.length; // a step broke before its tests ran
 console.log(`\n${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
