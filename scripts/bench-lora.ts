@@ -151,6 +151,8 @@ async function servePart(b: Bench, r: Results): Promise<void> {
   }
   const registry = new ModelRegistry();
   const served = (m: ModelKey) => ({ path: pathOf(b, m), vocabSize: BENCH_SHAPES[m.shape].vocabSize });
+  // Served as a base listed trainable is (F32 KV cache, flash attention off: model-registry.ts).
+  for (const m of [SERVED_MODEL, MEMORY_MODEL]) await registry.model(pathOf(b, m), { trainable: true });
   try {
     for (const concurrency of STREAMS) r.serving.push(await benchAdapterServing(registry, served(SERVED_MODEL), b.adapters[keyOf(SERVED_MODEL)], { concurrency, ...S.stream }));
     console.log(textTable(

@@ -145,11 +145,13 @@ describe("GGUFs in real layouts listed as trainable", () => {
     const group = { trajectories: sampled.body.choices.map((choice: unknown, i: number) => ({ messages_and_choices: [{ role: "user", content: "Say hi." }, choice], reward: i % 2 })) };
     const job = await finished(await json(api("POST", "/v1/preview/training-jobs", { bearer: user.key, body: { model_id: q8.model.id, trajectory_groups: [group] } })));
     const firstStep = (await allEvents(user.key, job.id)).find((e) => e.type === "gradient_step");
-    // llama.cpp computes on the Q8_0 blocks with its own kernels; the trainer reads the same blocks.
+    // llama.cpp computes on the Q8_0 blocks with its own kernels; the trainer reads the same blocks, sums
+    // as ggml does, and a trainable base is served with an F32 KV cache and without flash attention:
+    // measured 0 (the same bits), 0.045 with llama.cpp's defaults. The issue's gate is 0.02.
     const ratio = firstStep?.data.served_abs_log_ratio;
     console.log(`served_abs_log_ratio on Q8_0: ${ratio}`);
     expect(ratio).toEqual(expect.any(Number));
-    expect(ratio).toBeLessThan(0.05);
+    expect(ratio).toBeLessThanOrEqual(0.02);
     expect((await chat(q8.name)).body.model).toBe(`${q8.name}:step2`);
   }, 120_000);
 });

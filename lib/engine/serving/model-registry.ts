@@ -36,6 +36,8 @@ export class ModelRegistry {
   private readonly limits: ServingLimits;
   private readonly models: LruCache<string, ModelEntry>;
   private readonly disposals = new Set<Promise<unknown>>();
+  /** Paths of bases the catalog lists as trainable (model()): served as the trainer computes. */
+  private readonly trainable = new Set<string>();
 
   constructor(limits: Partial<ServingLimits> = {}) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
@@ -68,8 +70,10 @@ export class ModelRegistry {
     }
   }
 
-  /** The loaded model (loaded on first use), e.g. to tokenize a prompt before leasing a sequence. */
-  model(modelPath: string): Promise<LlamaModel> {
+  /** The loaded model (loaded on first use), e.g. to tokenize a prompt before leasing a sequence.
+   *  `trainable`: the catalog lists it as a base that trains (say so before its first lease). */
+  model(modelPath: string, options: { trainable?: boolean } = {}): Promise<LlamaModel> {
+    if (options.trainable) this.trainable.add(modelPath);
     return this.modelEntry(modelPath).model;
   }
 
@@ -103,7 +107,7 @@ export class ModelRegistry {
         {
           create: async (sequences, adapter) => {
             const loaded = await model;
-            return loaded.createContext(this.contextOptions(loaded, sequences, adapter));
+            return loaded.createContext(this.contextOptions(modelPath, loaded, sequences, adapter));
           },
           switchAdapter: (context, adapter) => switchContextAdapter(context, adapter),
           keyOf: (adapter) => (adapter ? `${adapter.path}\u0000${adapter.scale ?? 1}` : ""),
@@ -124,10 +128,13 @@ export class ModelRegistry {
     if (m.retired && m.leases === 0) this.free(m);
   }
 
-  private contextOptions(model: LlamaModel, sequences: number, adapter?: AdapterRef): LlamaContextOptions {
-    // An all-F32 GGUF is an Anneal-trained model: flash attention off and an F32 KV cache make
-    // llama.cpp's logprobs equal the trainer's (3.7e-6 apart, vs 1e-2 with the defaults).
-    const exact = Number(model.fileInfo.metadata.general.file_type) === 0;
+  private contextOptions(modelPath: string, model: LlamaModel, sequences: number, adapter?: AdapterRef): LlamaContextOptions {
+    // A model that trains (an all-F32 GGUF is an Anneal-trained model; other bases are listed
+    // trainable) is served as the trainer computes, so RL's served log-probs are its own: flash
+    // attention off and an F32 KV cache (an Anneal model: 3.7e-6 apart, vs 1e-2 with the defaults; a
+    // Q8_0 Qwen3 with a LoRA adapter: served_abs_log_ratio 0.045 -> 0, bit for bit). Other bases keep
+    // llama.cpp's defaults (F16 KV cache: half the memory), docs/operations.md.
+    const exact = this.trainable.has(modelPath) || Number(model.fileInfo.metadata.general.file_type) === 0;
     return {
       contextSize: this.contextSize(model),
       sequences,

@@ -15,7 +15,7 @@ import type { CompletionJob, PreparedCompletion, PromptLogprobs } from "./messag
 
 export async function prepareCompletion(registry: ModelRegistry, job: CompletionJob, signal: AbortSignal): Promise<{ prepared: PreparedCompletion; plan: ChoicePlan }> {
   const { request } = job;
-  const model = await registry.model(job.gguf).catch((error: unknown) => {
+  const model = await registry.model(job.gguf, { trainable: job.trainable }).catch((error: unknown) => {
     throw new AppError("unavailable", `Model '${job.servedName}' cannot be loaded: ${(error as Error).message}`);
   });
   checkTokenIds(model, request);
