@@ -40,7 +40,7 @@ export type AssistantTurns = "all" | "last";
 export interface SftPlan {
   batchSize: number;
   epochs: number;
-  /** Examples trained on (those not held out by validation_fraction). */
+  /** Examples trained on (those not held out by validation_fraction, and rehearsal examples). */
   numTrain: number;
   stepsPerEpoch: number;
   /** One per gradient step (batch), over every epoch. */
@@ -53,14 +53,15 @@ export interface SftPlan {
 }
 
 /** Batches of batch_size training examples (the last may be smaller) for each epoch, each with its
- *  learning rate. `numExamples` counts every example sent, including those validation_fraction holds out. */
-export function planSft(config: SftConfigInput | null | undefined, defaults: ModelTrainingDefaults, numExamples: number): SftPlan {
+ *  learning rate. `numExamples` counts every example sent, including those validation_fraction holds out;
+ *  `rehearsed`: rehearsal examples the job trains on besides them (rehearsal.ts). */
+export function planSft(config: SftConfigInput | null | undefined, defaults: ModelTrainingDefaults, numExamples: number, rehearsed = 0): SftPlan {
   const c = config ?? {};
   // "auto" is the client declining to choose; the engine's batches are small anyway.
   const batchSize = typeof c.batch_size === "number" ? c.batch_size : DEFAULT_BATCH_SIZE;
   const epochs = c.epochs ?? DEFAULT_EPOCHS;
   const validationFraction = c.validation_fraction ?? 0;
-  const numTrain = numExamples - validationCount(validationFraction, numExamples);
+  const numTrain = numExamples - validationCount(validationFraction, numExamples) + rehearsed;
   const stepsPerEpoch = Math.ceil(numTrain / batchSize);
   const numSteps = stepsPerEpoch * epochs;
   const lr = c.learning_rate ?? defaults.defaultSftLearningRate;

@@ -16,6 +16,7 @@ import type { GradientStepMetrics } from "../gradient-step";
 import { EarlyStopping } from "./early-stopping";
 import { guardRailWarnings, type Measurement } from "./guard-rails";
 import { baseProbe, probeAnswers, validationProbe, type BaseProbe, type Probe } from "./knowledge-probe";
+import { interleave, rehearsalExamples, commonWrapper, type RehearsalSource } from "./rehearsal";
 import { planSft, sftConfigSchema, type SftPlan } from "./sft-config";
 import { accuracy, greedyReplies, heldOutPrompt, replyText, validationLoss, type HeldOutPrompt } from "./sft-evaluation";
 import { sftSteps } from "./sft-step";
@@ -44,11 +45,15 @@ export interface SftJobOptions {
   seed?: number;
   /** The base's own probe set, where it declares one (knowledge-probe.ts). */
   probe?: BaseProbe | null;
+  /** Rehearsal examples mixed into training (rehearsal.ts): `perExample` for each example trained. */
+  rehearsal?: (RehearsalSource & { perExample: number }) | null;
 }
 
 export class SftJob {
   readonly plan: SftPlan;
   private readonly train: EncodedChat[][];
+  /** Rehearsal examples among `train`. */
+  readonly rehearsed: number;
   private readonly validationRows: EncodedChat[];
   private readonly prompts: HeldOutPrompt[];
   private readonly heldOut: boolean;
@@ -63,16 +68,24 @@ export class SftJob {
 
   constructor(private readonly o: SftJobOptions) {
     const examples = z.array(sftExampleSchema).parse(o.data);
-    const own = o.validationData ? z.array(sftExampleSchema).parse(o.validationData) : [];
-    this.plan = planSft(sftConfigSchema.parse(o.config ?? {}), o.defaults, examples.length);
+    const ownValidation = o.validationData ? z.array(sftExampleSchema).parse(o.validationData) : [];
+    const config = sftConfigSchema.parse(o.config ?? {});
     const { contextLength } = o.model.config;
     const indexed = examples.map((example, index) => ({ example, index }));
-    const split = splitValidation(indexed, this.plan.validationFraction, SPLIT_SEED);
+    const split = splitValidation(indexed, config.validation_fraction ?? 0, SPLIT_SEED);
+    // The starting weights' own replies, wrapped as every reply of the job is (rehearsal.ts).
+    const wrapper = () => commonWrapper(split.train.map(({ example }) => heldOutPrompt(o.vocabulary.format, example).expected));
+    const rehearsal = o.rehearsal
+      ? rehearsalExamples(o.model, o.vocabulary, o.rehearsal, wrapper(), Math.round(o.rehearsal.perExample * split.train.length))
+      : [];
+    this.rehearsed = rehearsal.length;
+    this.plan = planSft(config, o.defaults, examples.length, rehearsal.length);
     const encode = (list: string) => ({ example, index }: { example: SftExample; index: number }) =>
       tokenizeSftExample(o.vocabulary.format, example, this.plan.assistantTurns, contextLength, index, list);
-    this.train = split.train.map(encode("training_data"));
-    const validation = own.length ? own.map((example, index) => ({ example, index })) : split.validation;
-    this.validationRows = validation.flatMap(encode(own.length ? "validation_data" : "training_data"));
+    const own = split.train.map(encode("training_data"));
+    this.train = interleave(own, rehearsal.map((example, index) => encode("rehearsal")({ example, index })));
+    const validation = ownValidation.length ? ownValidation.map((example, index) => ({ example, index })) : split.validation;
+    this.validationRows = validation.flatMap(encode(ownValidation.length ? "validation_data" : "training_data"));
     this.heldOut = validation.length > 0;
     const promptFrom = this.heldOut ? validation.slice(0, CHECKED_PROMPTS) : split.train.slice(0, TRAINING_PROMPTS);
     this.prompts = promptFrom.map(({ example }) => heldOutPrompt(o.vocabulary.format, example));
