@@ -163,17 +163,41 @@ export async function submitRlJob(world: SoakWorld, acks: Acknowledged, n: numbe
   if (answer?.status === 200) acks.jobs.push(answer.body.id);
 }
 
-/** An RL run long enough to last the soak (it is cancelled at the end). */
+/** How often the RL run's status is read, to start the next when it has finished. */
+const RUN_CHECK_MS = 10_000;
+
+/** Starts an RL run (200 iterations): its id, or null when it was refused or cut. Its replies
+ *  (tiny-chat's, up to 8 tokens, sampled at 1.5) are 1 to 25 characters long, so a reward for 7 or
+ *  fewer differs within many groups: 45 to 58 of each run's 200 iterations trained an RL job in a
+ *  10-minute soak (7 of 130 at `max: 20` and the default temperature 1, the rest learning nothing). */
 export async function startRlRun(world: SoakWorld, acks: Acknowledged): Promise<string | null> {
-  const model = await newModel(world, "rl-run");
+  const model = await newModel(world, `rl-run-${acks.runs.length}`);
   if (!model) return null;
   const answer = await world.traffic.send("POST /v1/preview/rl-runs", world.owner.key, "POST", "/v1/preview/rl-runs", {
     body: {
       model_id: model.id, prompts: { source: "inline", items: QUESTIONS.map((q) => ({ messages: [{ role: "user", content: q }] })) },
-      checker: { type: "length", min: 0, max: 20 }, group_size: 4, iterations: 200, prompts_per_iteration: 2, max_tokens: 8,
+      checker: { type: "length", min: 0, max: 7 }, group_size: 4, iterations: 200, prompts_per_iteration: 2, max_tokens: 8, temperature: 1.5,
     },
   });
   if (answer?.status !== 200) return null;
   acks.runs.push(answer.body.id);
   return answer.body.id;
+}
+
+/** Keeps an RL run training while `running()`, from run `first` on: when one has finished (how
+ *  long it takes depends on the machine) the next starts. Resolves with the run still going, to be
+ *  cancelled, or null. */
+export async function keepRlRunTraining(world: SoakWorld, acks: Acknowledged, first: string | null, running: () => boolean): Promise<string | null> {
+  let current = first;
+  while (running()) {
+    await pause(RUN_CHECK_MS, running);
+    if (!running()) break;
+    if (!current) {
+      current = await startRlRun(world, acks);
+      continue;
+    }
+    const run = await world.traffic.send("GET /v1/preview/rl-runs/{id}", world.owner.key, "GET", `/v1/preview/rl-runs/${current}`);
+    if (["succeeded", "failed", "cancelled"].includes(run?.body?.status)) current = await startRlRun(world, acks);
+  }
+  return current;
 }

@@ -10,7 +10,8 @@ import { residentMb } from "./anneal-processes";
 import { benchTeam, seedCalls } from "./bench-people";
 import { startScaledDeployment, type ScaledDeployment } from "./scaled-deployment";
 import { findings, type Findings } from "./soak-checks";
-import { acknowledged, annotate, annotateOnce, requestMix, startRlRun, submitRlJob, submitSftJob, type Acknowledged, type SoakWorld } from "./soak-load";
+import { growth, heapSamples, MEMORY_PROBE, type MemoryGrowth, type Sample } from "./soak-memory";
+import { acknowledged, annotate, annotateOnce, keepRlRunTraining, requestMix, startRlRun, submitRlJob, submitSftJob, type Acknowledged, type SoakWorld } from "./soak-load";
 import { Traffic, type WebTarget } from "./soak-traffic";
 
 // bench:soak (scripts/bench-soak.ts) and its 3-minute run in the topology test: two web processes
@@ -50,7 +51,8 @@ export interface SoakReport {
   skipped: number;
   kills: { atSeconds: number; process: string; backAfterSeconds: number }[];
   routes: ReturnType<Traffic["summary"]>;
-  memory: { process: string; warmMb: number; endMb: number; mbPerHour: number; judged: boolean }[];
+  /** Growth after the warm-up of the resident set and of the V8 heaps (every thread's) after a full collection. */
+  memory: { process: string; rss: MemoryGrowth; heap: MemoryGrowth; judged: boolean }[];
   findings: Findings;
   acknowledged: { calls: number; feedback: number; submissions: number; jobs: number; runs: number };
   requests: number;
@@ -72,16 +74,6 @@ const MEMORY_LIMIT_MB_PER_HOUR = 50;
 const RETRY_LATER_LIMIT = 0.01;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-/** The least-squares slope of (seconds, MB), in MB per hour. */
-function mbPerHour(samples: { s: number; mb: number }[]): number {
-  const n = samples.length;
-  const mx = samples.reduce((a, p) => a + p.s, 0) / n;
-  const my = samples.reduce((a, p) => a + p.mb, 0) / n;
-  const sxy = samples.reduce((a, p) => a + (p.s - mx) * (p.mb - my), 0);
-  const sxx = samples.reduce((a, p) => a + (p.s - mx) ** 2, 0);
-  return sxx > 0 ? (sxy / sxx) * 3600 : 0;
-}
 
 /** Runs `operation` from `concurrency` loops for `seconds`: operations finished per second. */
 async function probe(operation: () => Promise<void>, concurrency: number, seconds: number): Promise<number> {
@@ -124,9 +116,14 @@ export async function runSoak(settings: SoakSettings): Promise<SoakReport> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-soak-"));
   const sql = new pg.Pool({ connectionString: database.url, max: 2 });
   let deployment: ScaledDeployment | undefined;
+  let running = true; // the load's loops, and the RL run's from before the probe, go on while this holds
   try {
     log(`database ${new URL(database.url).pathname.slice(1)} (dropped at the end), data directory ${dataDir}`);
-    deployment = await startScaledDeployment({ databaseUrl: database.url, dataDir, initKey: INIT_KEY, webs: 2, workers: 2 });
+    // Every process writes its V8 heap (memory-probe.mjs); web 0's and worker 0's are read.
+    const probeDir = path.join(dataDir, "memory-probe");
+    fs.mkdirSync(probeDir);
+    const probed = { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ""} --import=${MEMORY_PROBE}`.trim(), ANNEAL_MEMORY_PROBE_DIR: probeDir };
+    deployment = await startScaledDeployment({ databaseUrl: database.url, dataDir, initKey: INIT_KEY, webs: 2, workers: 2, webEnv: probed, workerEnv: probed });
     const started = performance.now();
     const seconds = () => (performance.now() - started) / 1000;
     log(`two web processes (${deployment.webs.map((w) => w.url).join(", ")}) and two workers started`);
@@ -142,8 +139,9 @@ export async function runSoak(settings: SoakSettings): Promise<SoakReport> {
 
     // The probe, as fast as the deployment answers from a few closed loops: the request mix, then
     // annotators' rounds on a queue of their own (far cheaper requests than the mix's streams). The
-    // RL run trains meanwhile: the probe sees the machine as the load will have it.
-    await startRlRun(world, acks);
+    // RL run trains meanwhile: the probe sees the machine as the load will have it. One trains
+    // until the load ends: the next starts when one has finished.
+    const rlRuns = keepRlRunTraining(world, acks, await startRlRun(world, acks), () => running);
     const mix = requestMix(world, acks);
     const weighted = mix.flatMap((op) => Array<typeof op>(op.weight).fill(op));
     const anyOperation = () => weighted[Math.floor(Math.random() * weighted.length)].run();
@@ -164,14 +162,14 @@ export async function runSoak(settings: SoakSettings): Promise<SoakReport> {
     log(`capacity: ${capacity.toFixed(1)} operations/s of the request mix, ${rounds.toFixed(1)} annotator rounds/s (each alone, ${PROBE_CONCURRENCY} at a time); ` +
       `load (${(settings.loadShare * 100).toFixed(0)}%): ${mixRate.toFixed(2)} operations/s and ${settings.annotators} annotators at one item each per ${(annotatorRoundMs / 1000).toFixed(1)} s; queue of ${items} items`);
 
-    let running = true;
     const loadStarted = seconds();
     const loadAverage = { start: os.loadavg(), max1m: 0, end: [] as number[] };
-    const memory = new Map<string, { s: number; mb: number }[]>([["web 0", []], ["worker 0", []]]);
+    const loadStartedAt = Date.now();
+    const watched = new Map([["web 0", deployment.webs[0].process], ["worker 0", deployment.workers[0]]]);
+    const resident = new Map([...watched.keys()].map((name): [string, Sample[]] => [name, []]));
     const sampleMemory = () => {
       const at = seconds() - loadStarted;
-      memory.get("web 0")!.push({ s: at, mb: residentMb(deployment!.webs[0].process) ?? NaN });
-      memory.get("worker 0")!.push({ s: at, mb: residentMb(deployment!.workers[0]) ?? NaN });
+      for (const [name, p] of watched) resident.get(name)!.push({ s: at, mb: residentMb(p) ?? NaN });
       loadAverage.max1m = Math.max(loadAverage.max1m, os.loadavg()[0]);
     };
     const sampler = setInterval(sampleMemory, MEMORY_EVERY_MS);
@@ -222,13 +220,14 @@ export async function runSoak(settings: SoakSettings): Promise<SoakReport> {
     await sleep(loadSeconds * 1000);
     running = false;
     log(`${loadSeconds} s: load stopped; waiting for requests in flight and a restart under way`);
-    await Promise.all([arrivals, ...annotating, training, killing]);
+    const [rlRun] = await Promise.all([rlRuns, arrivals, ...annotating, training, killing]);
     clearInterval(sampler);
     sampleMemory();
     loadAverage.end = os.loadavg();
-    for (const id of acks.runs) {
-      const cancelled = await traffic.send("POST /v1/preview/rl-runs/{id}/cancel", owner.key, "POST", `/v1/preview/rl-runs/${id}/cancel`);
-      if (cancelled?.status !== 200) log(`RL run ${id} not cancelled: ${cancelled?.status} ${cancelled?.text}`);
+    if (rlRun) {
+      // 409: it finished since its status was last read.
+      const cancelled = await traffic.send("POST /v1/preview/rl-runs/{id}/cancel", owner.key, "POST", `/v1/preview/rl-runs/${rlRun}/cancel`);
+      if (cancelled?.status !== 200 && cancelled?.status !== 409) log(`RL run ${rlRun} not cancelled: ${cancelled?.status} ${cancelled?.text}`);
     }
     const drainUntil = performance.now() + settings.drainSeconds * 1000;
     const openWork = async () => Number((await sql.query(
@@ -238,10 +237,12 @@ export async function runSoak(settings: SoakSettings): Promise<SoakReport> {
     log(`jobs and runs drained after ${(seconds() - loadStarted - loadSeconds).toFixed(0)} s`);
 
     const found = await findings(sql, acks);
+    const memory = [...watched].map(([name, p]) => ({ process: name, rss: resident.get(name)!, heap: heapSamples(probeDir, p.child.pid, loadStartedAt) }));
     const report = summarise(settings, { capacity, rounds, mixRate, operations, skipped, kills, traffic, memory, found, acks, loadAverage });
     if (report.checks.some((c) => !c.ok)) log(deployment.everyOutput().slice(-20_000));
     return report;
   } finally {
+    running = false;
     await deployment?.stop();
     await closeDatabase();
     await sql.end();
@@ -252,14 +253,13 @@ export async function runSoak(settings: SoakSettings): Promise<SoakReport> {
 
 function summarise(
   settings: SoakSettings,
-  r: { capacity: number; rounds: number; mixRate: number; operations: number; skipped: number; kills: SoakReport["kills"]; traffic: Traffic; memory: Map<string, { s: number; mb: number }[]>; found: Findings; acks: Acknowledged; loadAverage: SoakReport["loadAverage"] },
+  r: { capacity: number; rounds: number; mixRate: number; operations: number; skipped: number; kills: SoakReport["kills"]; traffic: Traffic; memory: { process: string; rss: Sample[]; heap: Sample[] }[]; found: Findings; acks: Acknowledged; loadAverage: SoakReport["loadAverage"] },
 ): SoakReport {
   const { traffic, found, acks } = r;
   const warmUp = Math.min(300, (settings.minutes * 60) / 3);
-  const memory = [...r.memory].map(([process, samples]) => {
-    const warm = samples.filter((p) => p.s >= warmUp && Number.isFinite(p.mb));
-    const judged = warm.length > 1 && warm.at(-1)!.s - warm[0].s >= MEMORY_MIN_WINDOW_MINUTES * 60;
-    return { process, warmMb: warm[0]?.mb ?? NaN, endMb: warm.at(-1)?.mb ?? NaN, mbPerHour: Math.round(warm.length > 1 ? mbPerHour(warm) : 0), judged };
+  const memory = r.memory.map((m) => {
+    const rss = growth(m.rss, warmUp);
+    return { process: m.process, rss, heap: growth(m.heap, warmUp), judged: rss.seconds >= MEMORY_MIN_WINDOW_MINUTES * 60 };
   });
   const stuck = found.unfinished.filter((w) => !w.legitimate);
   const twice = [...acks.claims].filter(([, who]) => who.size > 1);
@@ -275,8 +275,12 @@ function summarise(
     { what: `requests hung past 30 s: ${traffic.hung.length}`, ok: traffic.hung.length === 0 },
     { what: `connections failed to a process not being killed: ${traffic.connectionFailures.length} (${traffic.cutByKill} cut by a kill)`, ok: traffic.connectionFailures.length === 0 },
     ...memory.map((m) => ({
-      what: `memory growth of ${m.process} after the ${warmUp.toFixed(0)} s warm-up: ${m.mbPerHour} MB/hour (${m.warmMb} → ${m.endMb} MB)${m.judged ? ` ≤ ${MEMORY_LIMIT_MB_PER_HOUR}` : `: not judged, under ${MEMORY_MIN_WINDOW_MINUTES} minutes measured`}`,
-      ok: !m.judged || m.mbPerHour <= MEMORY_LIMIT_MB_PER_HOUR,
+      // What JavaScript retains is judged; the resident set also grows by what V8 and malloc keep
+      // mapped once used (docs/operations.md, "Soak test"), so it is shown, not judged.
+      what: `memory growth of ${m.process} after the ${warmUp.toFixed(0)} s warm-up: V8 heaps after a full collection ${m.heap.mbPerHour} MB/hour (${m.heap.warmMb} → ${m.heap.endMb} MB)` +
+        (m.judged ? ` ≤ ${MEMORY_LIMIT_MB_PER_HOUR}` : `: not judged, under ${MEMORY_MIN_WINDOW_MINUTES} minutes measured`) +
+        `; resident ${m.rss.mbPerHour} MB/hour (${m.rss.warmMb} → ${m.rss.endMb} MB)`,
+      ok: !m.judged || (m.heap.seconds > 0 && m.heap.mbPerHour <= MEMORY_LIMIT_MB_PER_HOUR),
     })),
   ];
   for (const [what, list] of [["500", traffic.serverErrors500], ["other 5xx", traffic.otherServerErrors], ["hung", traffic.hung], ["connection failure", traffic.connectionFailures]] as const) {
