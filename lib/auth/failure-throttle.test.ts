@@ -68,6 +68,19 @@ describe("FailureThrottle", () => {
     expect(throttle.size).toBe(0);
   });
 
+  it("a shared count read before this process counted a failure cannot lower its count", () => {
+    const { throttle } = throttleWithClock();
+    fail(throttle, "k");
+    const readSince = throttle.changes;
+    for (let i = 0; i < 2; i++) fail(throttle, "k");
+    throttle.sync("k", { failures: 1, waitMs: 0 }, readSince);
+    expect(throttle.waitMs("k")).toBe(1000);
+    throttle.sync("k", undefined, readSince);
+    expect(throttle.waitMs("k")).toBe(1000);
+    throttle.sync("k", undefined, throttle.changes);
+    expect(throttle.waitMs("k")).toBe(0);
+  });
+
   it("forgets a key idle for forgetAfterMs", () => {
     const { throttle, clock } = throttleWithClock();
     for (let i = 0; i < 5; i++) fail(throttle, "k");

@@ -21,6 +21,8 @@ interface KeyState {
   lastFailureAt: number;
   /** Attempts refused since the last failure. */
   refused: number;
+  /** `changes` when this process last counted a failure of the key. */
+  failedAt: number;
 }
 
 /** The wait imposed after `failures` failures. */
@@ -31,6 +33,9 @@ export function delayAfter(failures: number, { freeFailures, firstDelayMs, maxDe
 
 export class FailureThrottle {
   private readonly keys = new Map<string, KeyState>();
+  /** Failures counted by this process so far: a read of the shared count started at `changes = n`
+   *  may miss the failures counted after n (see `sync`). */
+  private failuresCounted = 0;
 
   constructor(
     readonly policy: ThrottlePolicy,
@@ -63,6 +68,7 @@ export class FailureThrottle {
     state.pending = Math.max(0, state.pending - 1);
     state.failures += 1;
     state.refused = 0;
+    state.failedAt = ++this.failuresCounted;
     state.lastFailureAt = now;
     const waitMs = delayAfter(state.failures, this.policy);
     state.blockedUntil = now + waitMs;
@@ -83,9 +89,23 @@ export class FailureThrottle {
     if (state.failures === 0 && state.pending === 0) this.keys.delete(key);
   }
 
-  /** Takes the key's failures and wait as counted by every process (none: `undefined`) in place of this one's. */
-  sync(key: string, shared: { failures: number; waitMs: number } | undefined): void {
+  /** A mark to pass to `sync` for a read of the shared count that starts now. */
+  get changes(): number {
+    return this.failuresCounted;
+  }
+
+  /** Takes the key's failures and wait as counted by every process (none: `undefined`) in place of
+   *  this one's, read since `readSince` (`changes` when the read started). A failure this process
+   *  counted after that is newer than the read, which may not hold it: then the larger count and
+   *  the later wait win, so parallel guesses cannot lower each other's count. */
+  sync(key: string, shared: { failures: number; waitMs: number } | undefined, readSince = this.failuresCounted): void {
     const state = this.current(key);
+    if (state && state.failedAt > readSince) {
+      state.failures = Math.max(state.failures, shared?.failures ?? 0);
+      state.blockedUntil = Math.max(state.blockedUntil, this.now() + (shared?.waitMs ?? 0));
+      this.touch(key, state);
+      return;
+    }
     if (!shared) {
       if (state) this.released(key, { forgetFailures: true, settled: false });
       return;
@@ -112,7 +132,7 @@ export class FailureThrottle {
   }
 
   private fresh(): KeyState {
-    return { failures: 0, pending: 0, blockedUntil: 0, lastFailureAt: 0, refused: 0 };
+    return { failures: 0, pending: 0, blockedUntil: 0, lastFailureAt: 0, refused: 0, failedAt: 0 };
   }
 
   private current(key: string): KeyState | undefined {

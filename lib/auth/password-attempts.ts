@@ -62,9 +62,10 @@ export async function checkPasswordThrottled(attempt: PasswordAttempt, check: ()
   const keys: [FailureThrottle, string][] = [[byAccount, accountKey(attempt.account)]];
   if (attempt.address) keys.push([byAddress, `address:${attempt.address}`]);
   // Both policies forget after the same time, so one read serves both keys.
+  const readSince = keys.map(([throttle]) => throttle.changes);
   const shared = await sharedFailures(keys.map(([, key]) => key), ACCOUNT_POLICY);
-  const waits = keys.map(([throttle, key]) => {
-    throttle.sync(key, shared.get(key));
+  const waits = keys.map(([throttle, key], i) => {
+    throttle.sync(key, shared.get(key), readSince[i]);
     return throttle.waitMs(key);
   });
   const waitMs = Math.max(...waits);
@@ -84,8 +85,9 @@ export async function checkPasswordThrottled(attempt: PasswordAttempt, check: ()
       const [forAccount, forAddress] = await Promise.all(
         keys.map(async ([throttle, key]) => {
           throttle.failed(key);
+          const countedSince = throttle.changes;
           const counted = await recordSharedFailure(key, throttle.policy);
-          throttle.sync(key, counted);
+          throttle.sync(key, counted, countedSince);
           return counted;
         }),
       );
