@@ -51,6 +51,9 @@ export interface Kernels {
   rmsnormBackward(
     dx: Float32Array, dg: Float32Array, dy: Float32Array, x: Float32Array, g: Float32Array, rstd: Float32Array, M: number, D: number,
   ): void;
+  /** cos[i], sin[i] of float32 angles[i] as C's cosf and sinf give them (ggml's RoPE calls them;
+   *  JavaScript's Math.cos rounded to float32 differs in ~2% of angles). */
+  cosSin(cos: Float32Array, sin: Float32Array, angles: Float32Array, n: number): void;
   /** See model/layers/swiglu.ts. */
   swigluForward(h: Float32Array, gate: Float32Array, up: Float32Array, n: number): void;
   swigluBackward(dgate: Float32Array, dup: Float32Array, dh: Float32Array, gate: Float32Array, up: Float32Array, n: number): void;

@@ -12,7 +12,7 @@ import type { PackedWeight } from "./packed-weight";
 // Elementwise kernels take Kernels' own arguments; gemm, attention, the packed-weight kernels and
 // adamwStep take flat numbers.
 interface NativeAddon extends Pick<Kernels,
-  "rmsnormForward" | "rmsnormBackward" | "swigluForward" | "swigluBackward" | "tokenLogprobsForward" | "tokenLogprobsBackward"> {
+  "rmsnormForward" | "rmsnormBackward" | "cosSin" | "swigluForward" | "swigluBackward" | "tokenLogprobsForward" | "tokenLogprobsBackward"> {
   setVariant(name: "fastest" | "generic"): string;
   setThreads(n: number): void;
   threads(): number;
@@ -69,6 +69,7 @@ export function loadNativeKernels({ threads = kernelThreads(), variant = "fastes
       addon.attentionBackward(dq, dk, dv, dout, q, k, v, out, lse, ...dims(s)),
     rmsnormForward: addon.rmsnormForward,
     rmsnormBackward: addon.rmsnormBackward,
+    cosSin: addon.cosSin,
     swigluForward: addon.swigluForward,
     swigluBackward: addon.swigluBackward,
     tokenLogprobsForward: addon.tokenLogprobsForward,

@@ -236,7 +236,7 @@ export class LlamaModel {
     const a = this.activations;
     const dropout = this.lora && this.lora.dropout > 0 && options.dropoutSeed !== undefined ? { p: this.lora.dropout, seed: options.dropoutSeed } : null;
     if (!this.rope || this.rope.seqLen < T) {
-      this.rope = ropeTable(T, headDim(c), c.ropeBase, { style: ropeStyleOf(c), freqFactors: c.ropeFreqFactors });
+      this.rope = ropeTable(T, headDim(c), c.ropeBase, { style: ropeStyleOf(c), freqFactors: c.ropeFreqFactors }, this.kernels.cosSin);
     }
     const ctx: BlockContext = {
       kernels: this.kernels, config: c, rope: this.rope,

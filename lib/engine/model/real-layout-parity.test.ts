@@ -16,7 +16,7 @@ import { readPackedBase, readTrainableGguf, type TrainableGgufContents } from ".
 import { Prng } from "../prng";
 import { logSoftmax } from "../serving/generate";
 import { firstLayerAttention } from "../test-support/attention-peakedness";
-import { LLAMA_FTYPE, quantizeGgufWithLlama } from "../test-support/ggml-reference";
+import { ggmlCpuVariant, LLAMA_FTYPE, quantizeGgufWithLlama } from "../test-support/ggml-reference";
 import { openLlamaCppReference, type LlamaCppReference } from "../test-support/llama-cpp-reference";
 import { writeRealLayoutModel } from "../test-support/real-layout-models";
 import { SMALL_SHAPES, type RealLayoutShape } from "../test-support/real-layout-shapes";
@@ -169,34 +169,37 @@ describe.each(VARIANTS)("$label", ({ shape, mutations }) => {
 // without that rounding (a full-weight model) miss by more.
 //
 // The issue asks 2e-3 (F16, BF16) and 5e-2 (quantized) of max |Δlogprob| over the vocabulary at 32
-// positions. Measured here (libggml-cpu-zen4; the base, then with a rank-16 adapter): F16 8.9e-3 / 9.2e-3,
-// BF16 1.4e-2 / 5.8e-2, Q8_0 0 / 0.13, Q5_0 1.4e-5 / 0.09, Q4_0 1.8e-5 / 0.14, Q4_K_M 1.8e-5 / 2.6e-5 (F32:
-// 5e-5 / 1.4e-4). Where that misses the issue's bound, the bound is what was measured, because: ggml rounds
-// each projection's input to the weight's activation type (F16, BF16, Q8_0 or Q8_K blocks), and a float
-// op of ours before a rounding that differs from ggml's in the last bit now and then makes a value on a
-// rounding boundary round the other way: one F16/BF16 ulp, or one Q8_0 step (1/127 of its block's
-// largest value). One such flip in the output head's input costs ~0.02 here; one in a block moves that
-// position's stream by ~1%, which flips later roundings at the positions attending to it: 0.05–0.2
-// there. Without roundings (F32) the same last-bit differences give 5e-5. Scaling the fixture does not
-// change that (docs/decisions.md, "Parity with llama.cpp on F16, BF16 and quantized bases"). What does:
-// summing as ggml does. Q8_0 and Q5_0 projections take tinyBLAS's integer block sums (packed.c int8_dot),
-// which made the Q8_0 file's log-probabilities llama.cpp's to the bit (0.23 before); BF16 weights and the
-// adapter's F32 products take tinyBLAS's float lanes (float_lanes.c: BF16 4.5e-2 → 1.4e-2), and the
-// adapter joins in llama.cpp's order, ((x·Wᵀ + s·(x·Aᵀ)·Bᵀ) + b) + residual (with the adapter, before: Q8_0
-// 0.18, Q5_0 0.17, Q4_K_M 0.25). What remains: attention, softmax, SiLU and RoPE, which differ from ggml's
-// in the last bit and still flip a rounding now and then (which file and adapter hit one is chance: Q4_K_M
-// with this adapter matches to 2.6e-5, Q8_0 misses by 0.13); F16, whose sums in tinyBLAS's order alone
-// changed nothing for that reason (float_lanes.c); Q4_0 and the K-quants, still a float32 gemm over
-// decoded values.
+// positions. Every float operation of the forward pass now follows ggml's x86 CPU build to the bit where
+// its order is reproduced: projections in tinyBLAS's lanes (F32, BF16 by VDPBF16PS pairs, the adapter's
+// A and B) or its integer block sums (Q8_0, Q5_0 by packed.c int8_dot), attention as ggml computes it
+// without flash attention (vec_dot scores, ggml_v_expf, a double sum, P·V in lanes), SwiGLU by
+// ggml_v_silu, RoPE with ggml's angle recurrence, the C library's cosf/sinf and its fused rotation. A
+// packed F32 base of each architecture then gives llama.cpp's log-probabilities exactly (0 at every
+// position, with and without an adapter). What remains is where ggml's build for the CPU computes a
+// weight type with a kernel not reproduced here; every rounding it applies to a projection's input
+// (F16, Q8_0 blocks) then flips now and then, and a flip in a block costs 0.05–0.2 at the positions
+// attending to it (docs/decisions.md, "Parity with llama.cpp on F16, BF16 and quantized bases"):
+// - the AMX build (libggml-cpu-sapphirerapids) runs F16 through its AVX-512 tinygemm, reproduced
+//   (float_lanes.c), and Q8_0 and Q4_0 through AMX int8 tiles, not reproduced. Measured there: F16 0 / 0,
+//   BF16 0 / 0, Q8_0 4.6e-3 / 6.3e-2, Q5_0 1.4e-5 / 1.2e-5, Q4_0 1.7e-5 / 0.20, Q4_K_M 2.2e-5 / 2.4e-5
+//   (the base, then with a rank-16 adapter);
+// - the other AVX-512 and AVX2 builds run F16 through tinyBLAS on F16-rounded activations (ours: a
+//   float32 gemm, whose order is not tinyBLAS's), and Q4_0 and the K-quants through their own dot
+//   products. Measured on zen4 before attention, SwiGLU and RoPE followed ggml: F16 8.9e-3 / 9.2e-3,
+//   Q8_0 0 / 0.13, Q4_0 1.8e-5 / 0.14.
+// Bounds are the issue's where met, else the measurement with room.
 // meanBound: the mean |Δ| of the next token's log-prob (what RL's served_abs_log_ratio measures); the
 // issue's gate is 0.02 on Q8_0.
+const AMX_BUILD = ggmlCpuVariant().includes("sapphirerapids");
 const STORED: { type: string; ftype: number; bound: number; loraBound: number; meanBound: number }[] = [
-  { type: "F16", ftype: LLAMA_FTYPE.MOSTLY_F16, bound: 0.01, loraBound: 0.01, meanBound: 2e-3 },
-  { type: "BF16", ftype: LLAMA_FTYPE.MOSTLY_BF16, bound: 0.03, loraBound: 0.06, meanBound: 0.01 },
-  { type: "Q8_0", ftype: LLAMA_FTYPE.MOSTLY_Q8_0, bound: 0.05, loraBound: 0.3, meanBound: 0.02 },
-  { type: "Q5_0", ftype: LLAMA_FTYPE.MOSTLY_Q5_0, bound: 0.05, loraBound: 0.3, meanBound: 0.02 },
-  { type: "Q4_0", ftype: LLAMA_FTYPE.MOSTLY_Q4_0, bound: 0.05, loraBound: 0.2, meanBound: 0.02 },
-  { type: "Q4_K_M", ftype: LLAMA_FTYPE.MOSTLY_Q4_K_M, bound: 0.05, loraBound: 0.3, meanBound: 0.02 },
+  AMX_BUILD
+    ? { type: "F16", ftype: LLAMA_FTYPE.MOSTLY_F16, bound: 2e-3, loraBound: 2e-3, meanBound: 2e-3 }
+    : { type: "F16", ftype: LLAMA_FTYPE.MOSTLY_F16, bound: 0.01, loraBound: 0.01, meanBound: 2e-3 },
+  { type: "BF16", ftype: LLAMA_FTYPE.MOSTLY_BF16, bound: 2e-3, loraBound: 2e-3, meanBound: 2e-3 },
+  { type: "Q8_0", ftype: LLAMA_FTYPE.MOSTLY_Q8_0, bound: 0.05, loraBound: AMX_BUILD ? 0.1 : 0.3, meanBound: 0.02 },
+  { type: "Q5_0", ftype: LLAMA_FTYPE.MOSTLY_Q5_0, bound: 0.05, loraBound: 0.05, meanBound: 0.02 },
+  { type: "Q4_0", ftype: LLAMA_FTYPE.MOSTLY_Q4_0, bound: 0.05, loraBound: 0.3, meanBound: 0.02 },
+  { type: "Q4_K_M", ftype: LLAMA_FTYPE.MOSTLY_Q4_K_M, bound: 0.05, loraBound: 0.05, meanBound: 0.02 },
 ];
 /** Widths of 256 so that K-quants apply (the quantizer falls back where a row is not whole blocks). */
 const STORED_SHAPE: RealLayoutShape = { ...SMALL_SHAPES.qwen2, dim: 256, ffnDim: 512, vocabSize: 4096 };

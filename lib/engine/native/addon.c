@@ -8,6 +8,7 @@
 // every binding as its callback data and freed when the environment ends (its thread exits). Each
 // instance owns its kernel thread pool (pool.c), sized by setThreads.
 #include <node_api.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -206,6 +207,18 @@ static napi_value RmsnormBackward(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+// cosSin(cos, sin, angles, n): the C library's cosf and sinf, which ggml's RoPE calls for its angles.
+static napi_value CosSin(napi_env env, napi_callback_info info) {
+  args_t a;
+  read_args(env, info, &a, 4);
+  int n = int_arg(&a, 3);
+  float *c = F32(0, n), *s = F32(1, n);
+  const float* angles = F32(2, n);
+  THROW_IF_ERROR("cosSin");
+  for (int i = 0; i < n; i++) c[i] = cosf(angles[i]), s[i] = sinf(angles[i]);
+  return NULL;
+}
+
 // swigluForward(h, gate, up, n)
 static napi_value SwigluForward(napi_env env, napi_callback_info info) {
   args_t a;
@@ -366,6 +379,7 @@ static napi_value Init(napi_env env, napi_value exports) {
   export_function(env, exports, self, "attentionBackward", AttentionBackward);
   export_function(env, exports, self, "rmsnormForward", RmsnormForward);
   export_function(env, exports, self, "rmsnormBackward", RmsnormBackward);
+  export_function(env, exports, self, "cosSin", CosSin);
   export_function(env, exports, self, "swigluForward", SwigluForward);
   export_function(env, exports, self, "swigluBackward", SwigluBackward);
   export_function(env, exports, self, "tokenLogprobsForward", TokenLogprobsForward);

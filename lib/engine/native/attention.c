@@ -8,9 +8,11 @@
 
 #define ROWS 64
 
-// Two [ROWS, T] blocks in the scratch (scores/probabilities and their gradients), grown as needed.
-static float* score_blocks(kernel_scratch* s, int T) {
+// Two [ROWS, T] blocks in the scratch (scores/probabilities and their gradients), and at least
+// `extra` floats, grown as needed.
+static float* score_blocks(kernel_scratch* s, int T, size_t extra) {
   size_t need = (size_t)2 * ROWS * T;
+  if (need < extra) need = extra;
   if (need > s->attention_len) {
     free(s->attention);
     s->attention = malloc(need * sizeof(float));
@@ -48,11 +50,56 @@ static int attention_tasks(const kernel_context* ctx, int units, int B, int T, i
   return task_count(ctx, (double)B * H * T * T * dh, units);
 }
 
+// Query row i of one (sequence, head) as llama.cpp computes it without flash attention over an F32 KV
+// cache (llama-graph.cpp build_attn_mha, ggml-cpu ops.cpp soft_max): each score is ggml_vec_dot_f32
+// (K·Q's query side is a permuted view, so ggml's mul_mat takes its vec_dot path), scaled by `scale`
+// on its own; the row's exponentials by ggml_v_expf over chunks of `lanes` positions from 0, each
+// chunk summed by hsum's tree into a double; the probabilities times (float)(1/sum); and each output
+// value P·V in tinyBLAS's lanes over positions (V is stored transposed and P is contiguous, so that
+// mul_mat is tinyBLAS's: a prompt of 2 tokens or more). Positions past i are masked: exp gives 0 and
+// they add nothing. `acc` holds lanes·dh floats, `p` i + lanes. fp-contract off: ggml rounds the
+// scaled score before subtracting the max.
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
+static void ggml_order_row(float* out, float* lse, const float* q, const float* kb, const float* vb, int ldk, int i, int dh,
+                           float scale, int lanes, float* p, float* acc) {
+  float max = -INFINITY;
+  for (int c = 0; c <= i; c++) {
+    p[c] = float_vec_dot(kb + (size_t)c * ldk, q, dh, lanes) * scale;
+    if (p[c] > max) max = p[c];
+  }
+  const int n = (i / lanes + 1) * lanes;
+  for (int c = i + 1; c < n; c++) p[c] = 0.0f;
+  double sum = 0;
+  for (int c0 = 0; c0 < n; c0 += lanes) {
+    for (int c = c0; c < c0 + lanes && c <= i; c++) p[c] = ggml_expf(p[c] - max, lanes);
+    sum += (double)lanes_sum(p + c0, lanes);
+  }
+  const float inv = (float)(1.0 / sum);
+  memset(acc, 0, (size_t)lanes * dh * sizeof(float));
+  for (int c = 0; c <= i; c++) {
+    const float pc = p[c] * inv;
+    float* a = acc + (size_t)(c % lanes) * dh;
+    const float* v = vb + (size_t)c * ldk;
+    for (int d = 0; d < dh; d++) a[d] = fmaf(v[d], pc, a[d]);
+  }
+  float lane[16];
+  for (int d = 0; d < dh; d++) {
+    for (int l = 0; l < lanes; l++) lane[l] = acc[(size_t)l * dh + d];
+    out[d] = lanes_sum(lane, lanes);
+  }
+  *lse = max + logf((float)sum);
+}
+#pragma GCC pop_options
+
 // Forward of the (sequence, head) pairs [lo, hi), pair b·H + h.
 static void forward_task(void* arg, int t, kernel_scratch* s) {
   attention_job* j = arg;
   const int T = j->T, H = j->H, Hkv = j->Hkv, dh = j->dh;
-  float *S = score_blocks(s, T), *pack = gemm_pack(s);
+  // On CPUs where ggml's attention has an order reproduced here, rows take it (a row needs T + 16
+  // scores and 16·dh accumulators).
+  const int lanes = cpu_float_order().lanes;
+  float *S = score_blocks(s, T, lanes ? (size_t)T + 16 + (size_t)16 * dh : 0), *pack = gemm_pack(s);
   if (!S || !pack) { j->failed = 1; return; }
   const float scale = 1.0f / sqrtf((float)dh);
   const int ldq = H * dh, ldk = Hkv * dh;
@@ -63,6 +110,13 @@ static void forward_task(void* arg, int t, kernel_scratch* s) {
     const float* kb = j->k + (size_t)b * T * ldk + g * dh;
     const float* vb = j->v + (size_t)b * T * ldk + g * dh;
     float* rowLse = j->lse + ((size_t)b * H + h) * T;
+    if (lanes) {
+      for (int i = 0; i < T; i++) {
+        const size_t row = ((size_t)b * T + i) * ldq + h * dh;
+        ggml_order_row(j->out + row, rowLse + i, j->q + row, kb, vb, ldk, i, dh, scale, lanes, S, S + T + 16);
+      }
+      continue;
+    }
     for (int i0 = 0; i0 < T; i0 += ROWS) {
       const int rows = T - i0 < ROWS ? T - i0 : ROWS, n = i0 + rows;
       const float* qb = j->q + ((size_t)b * T + i0) * ldq + h * dh;
@@ -97,7 +151,7 @@ static int attention_forward(kernel_context* ctx, float* out, float* lse, const 
 static void backward_task(void* arg, int t, kernel_scratch* s) {
   attention_job* j = arg;
   const int T = j->T, H = j->H, Hkv = j->Hkv, dh = j->dh, group = H / Hkv;
-  float *P = score_blocks(s, T), *pack = gemm_pack(s);
+  float *P = score_blocks(s, T, 0), *pack = gemm_pack(s);
   if (!P || !pack) { j->failed = 1; return; }
   float* dS = P + (size_t)ROWS * T;
   const float scale = 1.0f / sqrtf((float)dh);

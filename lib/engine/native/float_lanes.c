@@ -13,16 +13,20 @@
 // which for F32 is ggml_vec_dot_f32's order (float_vec_dot below) and for BF16 is left to gemm.c
 // (off llama.cpp's last bit). A CPU without AVX2 runs neither (ggml's builds there have no tinyBLAS).
 #include <math.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#endif
 
 typedef struct {
   int lanes;       // 16, 8, or 0: ggml does not use tinyBLAS on this CPU
   int bf16_pairs;  // BF16 weights go through VDPBF16PS
+  int amx;         // ggml's sapphirerapids build (AMX): F16 weights go through its AVX-512 tinygemm
 } float_order;
 
 static float_order cpu_float_order(void) {
   static float_order order = {-1, 0};
   if (order.lanes >= 0) return order;
-  float_order o = {0, 0};
+  float_order o = {0, 0, 0};
 #if defined(__x86_64__) || defined(__i386__)
   __builtin_cpu_init();
   // ggml's skylakex build and every AVX-512 build after it need F, BW, DQ and VL.
@@ -31,6 +35,11 @@ static float_order cpu_float_order(void) {
   const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
   o.lanes = avx512 ? 16 : avx2 ? 8 : 0;
   o.bf16_pairs = avx512 && __builtin_cpu_supports("avx512bf16");
+  // The features ggml's sapphirerapids build needs (its loader picks it where they all are):
+  // AMX-TILE and AMX-INT8 are CPUID leaf 7's EDX bits 24 and 25.
+  unsigned a, b, c, d;
+  const int amx = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (d >> 24 & 3) == 3;
+  o.amx = amx && o.bf16_pairs && __builtin_cpu_supports("avx512vnni") && __builtin_cpu_supports("avx512vbmi");
 #endif
   order = o;
   return order;
@@ -90,7 +99,10 @@ static void lanes_dot_2x2(const float* w0, const float* w1, const float* x0, con
 
 // ggml_vec_dot_f32 (vec.cpp) on x86: ARR = 4 vectors of `lanes` summing chunks of 4·lanes by FMA,
 // reduced pairwise into the first, then across its lanes (the AVX-512 build: hsum's tree; the AVX2
-// build: _mm_hadd_ps twice, (0+1)+(2+3) after folding the halves), then the leftovers one by one.
+// build: _mm_hadd_ps twice, (0+1)+(2+3) after folding the halves), then the leftovers one by one,
+// each product rounded before it is added (fp-contract off).
+#pragma GCC push_options
+#pragma GCC optimize("fp-contract=off")
 static float float_vec_dot(const float* w, const float* x, int k, int lanes) {
   const int step = 4 * lanes, np = k & ~(step - 1);
   float sum[4][16] = {{0}};
@@ -105,9 +117,10 @@ static float float_vec_dot(const float* w, const float* x, int k, int lanes) {
     const float t0 = sum[0][0] + sum[0][4], t1 = sum[0][1] + sum[0][5], t2 = sum[0][2] + sum[0][6], t3 = sum[0][3] + sum[0][7];
     total = (t0 + t1) + (t2 + t3);
   }
-  for (int i = np; i < k; i++) total = fmaf(x[i], w[i], total);
+  for (int i = np; i < k; i++) total += x[i] * w[i];
   return total;
 }
+#pragma GCC pop_options
 
 typedef struct {
   const packed_weight* w;
@@ -158,20 +171,28 @@ static void float_lanes_task(void* arg, int t, kernel_scratch* s) {
   }
 }
 
-// C (+)= X·Wᵀ in llama.cpp's order for an F32 or BF16 weight (X already rounded for its type,
+// ggml's AMX build computes an F16 weight whose rows are a multiple of 32 and columns of 16 with its
+// AVX-512 tinygemm (amx/mmq.cpp): X stays float32 (not rounded to F16), 16 lanes add x·w by FMA,
+// then _mm512_reduce_add_ps — tinyBLAS's F32 order over the decoded weight, for any number of rows.
+static int amx_f16_order(const packed_weight* w) {
+  return w->type == GGML_F16 && cpu_float_order().amx && w->rows % 32 == 0 && w->cols % 16 == 0;
+}
+
+// C (+)= X·Wᵀ in llama.cpp's order for an F32 or BF16 weight (and F16 on AMX builds) (X already rounded for its type,
 // and permuted here when BF16 pairs): 1 when done (or -1 on no memory), 0 when llama.cpp's order for
 // this weight is not one reproduced here (the caller's gemm runs instead).
 // F16 stays on gemm.c: its sums in this order alone moved its parity not at all (8.7e-3 either way, as
 // attention, softmax and SiLU still differ from ggml's in the last bit and F16's fine rounding of every
 // projection's input turns that into flips), and this kernel takes 2–3.5× the gemm's time.
 static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float* X, int M, float* C, int accumulate) {
-  if (w->type != GGML_F32 && w->type != GGML_BF16) return 0;
+  const int amx = amx_f16_order(w);
+  if (w->type != GGML_F32 && w->type != GGML_BF16 && !amx) return 0;
   const float_order o = cpu_float_order();
   if (!o.lanes) return 0;
   const int chunk = float_chunk(w->type, o);
   // tinyBLAS serves prompt processing only: a single row (a decode step) goes to vec_dot.
-  const int tinyblas = M >= 2 && w->cols % chunk == 0 && w->rows % 4 == 0;
-  if (!tinyblas && w->type != GGML_F32) return 0;
+  const int tinyblas = amx || (M >= 2 && w->cols % chunk == 0 && w->rows % 4 == 0);
+  if (!tinyblas && w->type != GGML_F32) return 0;  // (amx: tinyblas)
   const int pairs = tinyblas && w->type == GGML_BF16 && o.bf16_pairs;
   if (pairs)
     for (int i = 0; i < M; i++) pair_permute(X + (size_t)i * w->cols, w->cols);

@@ -294,11 +294,12 @@ static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
 }
 
 static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float* X, int M, float* C, int accumulate);
+static int amx_f16_order(const packed_weight* w);
 
 static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
   kernel_scratch* s = &ctx->scratch[0];
   const size_t n = (size_t)M * w->cols;
-  const int round = w->type != GGML_F32 && n > 0;
+  const int round = w->type != GGML_F32 && !amx_f16_order(w) && n > 0;
   // Q4_1/Q5_1 take their mins against Q8_1's F16 block sums: after the product, add
   // C += E·minsᵀ with E[M, cols/32] the sums' errors and mins[rows, cols/32] the weight's.
   const int mins = round && (w->type == GGML_Q4_1 || w->type == GGML_Q5_1);

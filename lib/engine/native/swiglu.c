@@ -12,7 +12,10 @@ typedef struct {
 static void swiglu_forward_task(void* arg, int t, kernel_scratch* s) {
   const swiglu_job* j = arg;
   const int lo = (int)((long long)j->n * t / j->tasks), hi = (int)((long long)j->n * (t + 1) / j->tasks);
-  for (int i = lo; i < hi; i++) j->h[i] = j->gate[i] / (1.0f + expf(-j->gate[i])) * j->up[i];
+  // ggml_vec_swiglu_f32: ggml_v_silu(gate)·up in its vector loop (rows of whole lanes, as every real
+  // model's FFN width is; a row's leftover values would take libm's expf there).
+  const int lanes = cpu_float_order().lanes;
+  for (int i = lo; i < hi; i++) j->h[i] = ggml_silu(j->gate[i], lanes) * j->up[i];
 }
 
 static void swiglu_backward_task(void* arg, int t, kernel_scratch* s) {

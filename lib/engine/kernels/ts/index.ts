@@ -1,5 +1,6 @@
 import { adamwStep } from "../../model/adamw-step";
 import { rmsnormBackward, rmsnormForward } from "../../model/layers/rmsnorm";
+import { cosSin } from "../../model/layers/rope";
 import { swigluBackward, swigluForward } from "../../model/layers/swiglu";
 import { tokenLogprobsBackward, tokenLogprobsForward } from "../../model/layers/token-logprobs";
 import type { Kernels } from "../kernels";
@@ -20,6 +21,7 @@ export const tsKernels: Kernels = {
   attentionBackward,
   rmsnormForward,
   rmsnormBackward,
+  cosSin,
   swigluForward,
   swigluBackward,
   tokenLogprobsForward,
