@@ -179,15 +179,16 @@ describe.each(VARIANTS)("$label", ({ shape, mutations }) => {
 // weight type with a kernel not reproduced here; every rounding it applies to a projection's input
 // (F16, Q8_0 blocks) then flips now and then, and a flip in a block costs 0.05–0.2 at the positions
 // attending to it (docs/decisions.md, "Parity with llama.cpp on F16, BF16 and quantized bases"):
-// - the AMX build (libggml-cpu-sapphirerapids) runs F16 through its AVX-512 tinygemm, reproduced
-//   (float_lanes.c), and Q8_0 and Q4_0 through AMX int8 tiles, not reproduced. Measured there: F16 0 / 0,
-//   BF16 0 / 0, Q8_0 4.6e-3 / 6.3e-2, Q5_0 1.4e-5 / 1.2e-5, Q4_0 1.7e-5 / 0.20, Q4_K_M 2.2e-5 / 2.4e-5
-//   (the base, then with a rank-16 adapter);
+// - the AMX build (libggml-cpu-sapphirerapids) runs F16 through its AVX-512 tinygemm (float_lanes.c
+//   amx_f16_order) and Q8_0 and Q4_0 through AMX int8 tiles (packed.c int8_dot_blocks), both reproduced.
+//   Measured there: F16 0 / 0, BF16 0 / 0, Q8_0 0 / 0, Q5_0 1.4e-5 / 1.2e-5, Q4_0 1.2e-5 / 1.2e-5,
+//   Q4_K_M 2.2e-5 / 2.4e-5 (the base, then with a rank-16 adapter): every bound is the issue's;
 // - the other AVX-512 and AVX2 builds run F16 through tinyBLAS on F16-rounded activations (ours: a
 //   float32 gemm, whose order is not tinyBLAS's), and Q4_0 and the K-quants through their own dot
 //   products. Measured on zen4 before attention, SwiGLU and RoPE followed ggml: F16 8.9e-3 / 9.2e-3,
 //   Q8_0 0 / 0.13, Q4_0 1.8e-5 / 0.14.
-// Bounds are the where met, else the measurement with room.
+// Bounds are the where met, else the measurement with room (the other builds: not re-measured
+// since, so their earlier bounds stay).
 // meanBound: the mean |Δ| of the next token's log-prob (what RL's served_abs_log_ratio measures); the
 // issue's gate is 0.02 on Q8_0.
 const AMX_BUILD = ggmlCpuVariant().includes("sapphirerapids");
@@ -196,9 +197,9 @@ const STORED: { type: string; ftype: number; bound: number; loraBound: number; m
     ? { type: "F16", ftype: LLAMA_FTYPE.MOSTLY_F16, bound: 2e-3, loraBound: 2e-3, meanBound: 2e-3 }
     : { type: "F16", ftype: LLAMA_FTYPE.MOSTLY_F16, bound: 0.01, loraBound: 0.01, meanBound: 2e-3 },
   { type: "BF16", ftype: LLAMA_FTYPE.MOSTLY_BF16, bound: 2e-3, loraBound: 2e-3, meanBound: 2e-3 },
-  { type: "Q8_0", ftype: LLAMA_FTYPE.MOSTLY_Q8_0, bound: 0.05, loraBound: AMX_BUILD ? 0.1 : 0.3, meanBound: 0.02 },
+  { type: "Q8_0", ftype: LLAMA_FTYPE.MOSTLY_Q8_0, bound: 0.05, loraBound: AMX_BUILD ? 0.05 : 0.3, meanBound: 0.02 },
   { type: "Q5_0", ftype: LLAMA_FTYPE.MOSTLY_Q5_0, bound: 0.05, loraBound: 0.05, meanBound: 0.02 },
-  { type: "Q4_0", ftype: LLAMA_FTYPE.MOSTLY_Q4_0, bound: 0.05, loraBound: 0.3, meanBound: 0.02 },
+  { type: "Q4_0", ftype: LLAMA_FTYPE.MOSTLY_Q4_0, bound: 0.05, loraBound: AMX_BUILD ? 0.05 : 0.3, meanBound: 0.02 },
   { type: "Q4_K_M", ftype: LLAMA_FTYPE.MOSTLY_Q4_K_M, bound: 0.05, loraBound: 0.05, meanBound: 0.02 },
 ];
 /** Widths of 256 so that K-quants apply (the quantizer falls back where a row is not whole blocks). */

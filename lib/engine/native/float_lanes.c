@@ -178,6 +178,11 @@ static int amx_f16_order(const packed_weight* w) {
   return w->type == GGML_F16 && cpu_float_order().amx && w->rows % 32 == 0 && w->cols % 16 == 0;
 }
 
+// And its Q8_0 and Q4_0 weights with rows a multiple of 32 in AMX int8 tiles (packed.c int8_dot_blocks).
+static int amx_int8_order(const packed_weight* w) {
+  return (w->type == GGML_Q8_0 || w->type == GGML_Q4_0) && cpu_float_order().amx && w->rows % 32 == 0;
+}
+
 // C (+)= X·Wᵀ in llama.cpp's order for an F32 or BF16 weight (and F16 on AMX builds) (X already rounded for its type,
 // and permuted here when BF16 pairs): 1 when done (or -1 on no memory), 0 when llama.cpp's order for
 // this weight is not one reproduced here (the caller's gemm runs instead).

@@ -238,6 +238,7 @@ typedef struct {
   float* d;
   float* C;
   int M, accumulate, units, tasks;
+  int amx;     // in the order of ggml's AMX build (int8_dot_blocks), not tinyBLAS's
   int failed;  // set by a task that could not allocate (before it wrote anything)
 } int8_job;
 
@@ -271,6 +272,12 @@ static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
   for (int r0 = lo; r0 < hi; r0 += 4) {
     const int n = r0 + 4 < hi ? 4 : hi - r0, pairs = n & ~1;
     for (int r = 0; r < n; r++) int8_weight_blocks(w->type, w->data + (size_t)(r0 + r) * w->row_bytes, nb, wq + (size_t)r * cols, wd + r * nb);
+    if (j->amx) {
+      for (int i = 0; i < j->M; i++)
+        for (int r = 0; r < n; r++)
+          int8_store(j, i, r0 + r, int8_dot_blocks(wq + (size_t)r * cols, wd + r * nb, j->q + (size_t)i * cols, j->d + (size_t)i * nb, nb));
+      continue;
+    }
     int i = 0;
     for (; i + XR <= j->M; i += XR) {
       const int8_t* xq[XR];
@@ -295,6 +302,7 @@ static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
 
 static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float* X, int M, float* C, int accumulate);
 static int amx_f16_order(const packed_weight* w);
+static int amx_int8_order(const packed_weight* w);
 
 static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
   kernel_scratch* s = &ctx->scratch[0];
@@ -310,9 +318,10 @@ static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* 
     s->rounded_len = s->rounded ? need : 0;
   }
   if (round && !s->rounded) return -1;
-  if (round && (w->type == GGML_Q8_0 || w->type == GGML_Q5_0) && w->col0 == 0 && w->cols <= INT8_MAX_COLS) {
+  const int amx = amx_int8_order(w);
+  if (round && (w->type == GGML_Q8_0 || w->type == GGML_Q5_0 || amx) && w->col0 == 0 && w->cols <= INT8_MAX_COLS) {
     // q: n bytes, then d: one float per block
-    int8_job j = {w, X, (int8_t*)s->rounded, s->rounded + n / 4, C, M, accumulate, (w->rows + 3) / 4, 0, 0};
+    int8_job j = {w, X, (int8_t*)s->rounded, s->rounded + n / 4, C, M, accumulate, (w->rows + 3) / 4, 0, amx, 0};
     j.tasks = task_count(ctx, (double)n * 16, M);
     ctx->run(ctx->pool, j.tasks, int8_quantize_task, &j);
     j.tasks = task_count(ctx, (double)n * w->rows, j.units);

@@ -256,6 +256,16 @@ static void int8_weight_blocks(int type, const uint8_t* b, int nb, int8_t* q, fl
       b += 34;
       continue;
     }
+    if (type == GGML_Q4_0) {
+      for (int j = 0; j < 16; j++) q[j] = (int8_t)((b[2 + j] & 0xf) - 8), q[j + 16] = (int8_t)((b[2 + j] >> 4) - 8);
+      b += 18;
+      continue;
+    }
+    if (type == GGML_Q4_0) {
+      for (int j = 0; j < 16; j++) q[j] = (int8_t)((b[2 + j] & 0xf) - 8), q[j + 16] = (int8_t)((b[2 + j] >> 4) - 8);
+      b += 18;
+      continue;
+    }
     const uint32_t qh = u32_at(b + 2);
     for (int j = 0; j < 16; j++) {
       q[j] = (int8_t)(((b[6 + j] & 0xf) | (((qh >> j) << 4) & 0x10)) - 16);
@@ -307,6 +317,26 @@ static float int8_dot(const int8_t* wq, const float* wd, const int8_t* xq, const
   const float t0 = acc[4] + acc[0], t1 = acc[5] + acc[1], t2 = acc[6] + acc[2], t3 = acc[7] + acc[3];
   return (t0 + t2) + (t1 + t3);
 #endif
+}
+
+// ggml's AMX build (libggml-cpu-sapphirerapids, amx/mmq.cpp acc_C and tinygemm_kernel_vnni) multiplies
+// Q8_0 and Q4_0 weights in AMX int8 tiles (AVX512-VNNI for a single row): each block's exact integer
+// sum, as a float, times d_w·d_x, added by one FMA into a single accumulator, block after block.
+static float int8_dot_blocks(const int8_t* wq, const float* wd, const int8_t* xq, const float* xd, int nb) {
+  float acc = 0.0f;
+  for (int b = 0; b < nb; b++) {
+#ifdef __AVX2__
+    // The lane sums are exact integers below 2^24, so their float sum is the integer sum.
+    const __m256i qw = _mm256_loadu_si256((const __m256i*)(wq + 32 * b));
+    const float sum = hsum8(int8_block_sums(_mm256_sign_epi8(qw, qw), qw, xq + 32 * b));
+#else
+    int isum = 0;
+    for (int m = 32 * b; m < 32 * b + 32; m++) isum += wq[m] * xq[m];
+    const float sum = (float)isum;
+#endif
+    acc = fmaf(sum, wd[b] * xd[b], acc);
+  }
+  return acc;
 }
 
 #define XR 4
