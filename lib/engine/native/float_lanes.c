@@ -135,37 +135,79 @@ static inline void float_lanes_store(const float_lanes_job* j, int i, int r, flo
   *c = j->accumulate ? *c + v : v;
 }
 
-// Rows of W in pairs, decoded into the task's packing space, each pair against blocks of X small
-// enough to stay in L2 (decoding a pair again per block costs 1/XB of the products).
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_LANES16_4X4 1
+// lanes_dot_2x2's sums for 4 rows of W by 4 rows of X in 16 lanes, in AVX-512 registers (16
+// accumulators, as tinyBLAS's own tiles hold them): the same FMAs in the same order, so the same bits,
+// at about the gemm's speed. Only called where cpu_float_order() found AVX-512.
+__attribute__((target("avx512f"))) static void lanes16_dot_4x4(const float* const w[4], const float* const x[4], int k,
+                                                               float out[4][4]) {
+  __m512 acc[4][4];
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 4; c++) acc[r][c] = _mm512_setzero_ps();
+  for (int l = 0; l < k; l += 16) {
+    __m512 a[4], b[4];
+    for (int r = 0; r < 4; r++) a[r] = _mm512_loadu_ps(w[r] + l);
+    for (int c = 0; c < 4; c++) b[c] = _mm512_loadu_ps(x[c] + l);
+    for (int r = 0; r < 4; r++)
+      for (int c = 0; c < 4; c++) acc[r][c] = _mm512_fmadd_ps(a[r], b[c], acc[r][c]);
+  }
+  float lanes[16];
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 4; c++) {
+      _mm512_storeu_ps(lanes, acc[r][c]);
+      out[r][c] = lanes_sum(lanes, 16);
+    }
+}
+#endif
+
+// Rows of W in groups of 4, decoded into the task's packing space, each group against blocks of X
+// small enough to stay in L2 (decoding a group again per block costs 1/XB of the products): 4 by 4
+// in AVX-512 registers where the lanes are 16, else in pairs of rows by pairs of X's rows.
 static void float_lanes_task(void* arg, int t, kernel_scratch* s) {
   float_lanes_job* j = arg;
   const packed_weight* w = j->w;
-  const int cols = w->cols, lo = (int)((long long)j->units * t / j->tasks) * 2;
-  int hi = (int)((long long)j->units * (t + 1) / j->tasks) * 2;
+  const int cols = w->cols, lo = (int)((long long)j->units * t / j->tasks) * 4;
+  int hi = (int)((long long)j->units * (t + 1) / j->tasks) * 4;
   if (hi > w->rows) hi = w->rows;
   float* pack = gemm_pack(s);
   if (!pack) { j->failed = 1; return; }
-  float* wd[2] = {pack, pack + cols};
-  int xb = (int)((256 * 1024 / sizeof(float)) / (size_t)cols) & ~1;
-  if (xb < 2) xb = 2;
+  float* wd[4] = {pack, pack + cols, pack + 2 * (size_t)cols, pack + 3 * (size_t)cols};
+  int xb = (int)((256 * 1024 / sizeof(float)) / (size_t)cols) & ~3;
+  if (xb < 4) xb = 4;
   for (int i0 = 0; i0 < j->M; i0 += xb) {
     const int i1 = i0 + xb < j->M ? i0 + xb : j->M;
-    for (int r0 = lo; r0 < hi; r0 += 2) {
-      const int n = r0 + 2 <= hi ? 2 : 1;
-      for (int r = 0; r < n; r++) {
-        decode_segment(w->type, w->data + (size_t)(r0 + r) * w->row_bytes, w->col0, cols, wd[r]);
+    for (int g0 = lo; g0 < hi; g0 += 4) {
+      const int rows = g0 + 4 <= hi ? 4 : hi - g0;
+      for (int r = 0; r < rows; r++) {
+        decode_segment(w->type, w->data + (size_t)(g0 + r) * w->row_bytes, w->col0, cols, wd[r]);
         if (j->pairs) pair_permute(wd[r], cols);
       }
-      const float* w1 = wd[n - 1];
-      for (int i = i0; i < i1; i += 2) {
-        const float* x0 = j->X + (size_t)i * cols;
-        const float* x1 = i + 1 < i1 ? x0 + cols : x0;
-        float out[4];
-        if (j->tinyblas) lanes_dot_2x2(wd[0], w1, x0, x1, cols, j->lanes, out);
-        else out[0] = float_vec_dot(wd[0], x0, cols, j->lanes), out[1] = float_vec_dot(wd[0], x1, cols, j->lanes),
-             out[2] = float_vec_dot(w1, x0, cols, j->lanes), out[3] = float_vec_dot(w1, x1, cols, j->lanes);
-        for (int a = 0; a < n; a++)
-          for (int b = 0; b < (i + 1 < i1 ? 2 : 1); b++) float_lanes_store(j, i + b, r0 + a, out[a * 2 + b]);
+      int i = i0;
+#ifdef HAVE_LANES16_4X4
+      if (j->tinyblas && j->lanes == 16 && rows == 4)
+        for (; i + 4 <= i1; i += 4) {
+          const float* x[4] = {j->X + (size_t)i * cols, j->X + (size_t)(i + 1) * cols, j->X + (size_t)(i + 2) * cols, j->X + (size_t)(i + 3) * cols};
+          float out[4][4];
+          lanes16_dot_4x4((const float* const*)wd, x, cols, out);
+          for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 4; c++) float_lanes_store(j, i + c, g0 + r, out[r][c]);
+        }
+#endif
+      for (int r0 = 0; r0 < rows; r0 += 2) {
+        const int n = r0 + 2 <= rows ? 2 : 1;
+        const float *w0 = wd[r0], *w1 = wd[r0 + n - 1];
+        for (int ii = i; ii < i1; ii += 2) {
+          const float* x0 = j->X + (size_t)ii * cols;
+          const float* x1 = ii + 1 < i1 ? x0 + cols : x0;
+          float out[4];
+          if (j->tinyblas) lanes_dot_2x2(w0, w1, x0, x1, cols, j->lanes, out);
+          else out[0] = float_vec_dot(w0, x0, cols, j->lanes), out[1] = float_vec_dot(w0, x1, cols, j->lanes),
+               out[2] = float_vec_dot(w1, x0, cols, j->lanes), out[3] = float_vec_dot(w1, x1, cols, j->lanes);
+          for (int a = 0; a < n; a++)
+            for (int b = 0; b < (ii + 1 < i1 ? 2 : 1); b++) float_lanes_store(j, ii + b, g0 + r0 + a, out[a * 2 + b]);
+        }
       }
     }
   }
@@ -201,7 +243,7 @@ static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float
   const int pairs = tinyblas && w->type == GGML_BF16 && o.bf16_pairs;
   if (pairs)
     for (int i = 0; i < M; i++) pair_permute(X + (size_t)i * w->cols, w->cols);
-  float_lanes_job j = {w, X, C, M, accumulate, o.lanes, pairs, tinyblas, (w->rows + 1) / 2, 0, 0};
+  float_lanes_job j = {w, X, C, M, accumulate, o.lanes, pairs, tinyblas, (w->rows + 3) / 4, 0, 0};
   j.tasks = task_count(ctx, (double)M * w->rows * w->cols, j.units);
   ctx->run(ctx->pool, j.tasks, float_lanes_task, &j);
   return j.failed ? -1 : 1;
