@@ -273,7 +273,20 @@ static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
     const int n = r0 + 4 < hi ? 4 : hi - r0, pairs = n & ~1;
     for (int r = 0; r < n; r++) int8_weight_blocks(w->type, w->data + (size_t)(r0 + r) * w->row_bytes, nb, wq + (size_t)r * cols, wd + r * nb);
     if (j->amx) {
-      for (int i = 0; i < j->M; i++)
+      int i = 0;
+#ifdef __AVX2__
+      for (; i + 8 <= j->M; i += 8) {
+        const int8_t* xq[8];
+        const float* xd[8];
+        for (int b = 0; b < 8; b++) xq[b] = j->q + (size_t)(i + b) * cols, xd[b] = j->d + (size_t)(i + b) * nb;
+        for (int r = 0; r < n; r++) {
+          float out[8];
+          int8_dot_blocks_x8(wq + (size_t)r * cols, wd + r * nb, xq, xd, nb, out);
+          for (int b = 0; b < 8; b++) int8_store(j, i + b, r0 + r, out[b]);
+        }
+      }
+#endif
+      for (; i < j->M; i++)
         for (int r = 0; r < n; r++)
           int8_store(j, i, r0 + r, int8_dot_blocks(wq + (size_t)r * cols, wd + r * nb, j->q + (size_t)i * cols, j->d + (size_t)i * nb, nb));
       continue;
