@@ -225,16 +225,17 @@ static int amx_int8_order(const packed_weight* w) {
   return (w->type == GGML_Q8_0 || w->type == GGML_Q4_0) && cpu_float_order().amx && w->rows % 32 == 0;
 }
 
-// C (+)= X·Wᵀ in llama.cpp's order for an F32 or BF16 weight (and F16 on AMX builds) (X already rounded for its type,
+// C (+)= X·Wᵀ in llama.cpp's order for an F32 or BF16 weight, and F16 (X already rounded for its type,
 // and permuted here when BF16 pairs): 1 when done (or -1 on no memory), 0 when llama.cpp's order for
 // this weight is not one reproduced here (the caller's gemm runs instead).
-// F16 stays on gemm.c: its sums in this order alone moved its parity not at all (8.7e-3 either way, as
-// attention, softmax and SiLU still differ from ggml's in the last bit and F16's fine rounding of every
-// projection's input turns that into flips), and this kernel takes 2–3.5× the gemm's time.
+// F16: on AMX builds as amx_f16_order says; on the other AVX-512 builds tinyBLAS takes it like F32 once
+// X is rounded to F16 (its F16 template converts both sides and adds in 16 lanes: not yet checked
+// against a zen4's llama.cpp). AVX2 builds keep F16 on the gemm: their 8-lane kernel here takes 2–3.5×
+// its time.
 static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float* X, int M, float* C, int accumulate) {
   const int amx = amx_f16_order(w);
-  if (w->type != GGML_F32 && w->type != GGML_BF16 && !amx) return 0;
   const float_order o = cpu_float_order();
+  if (w->type != GGML_F32 && w->type != GGML_BF16 && !amx && !(w->type == GGML_F16 && o.lanes == 16)) return 0;
   if (!o.lanes) return 0;
   const int chunk = float_chunk(w->type, o);
   // tinyBLAS serves prompt processing only: a single row (a decode step) goes to vec_dot.
