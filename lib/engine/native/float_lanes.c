@@ -220,9 +220,14 @@ static int amx_f16_order(const packed_weight* w) {
   return w->type == GGML_F16 && cpu_float_order().amx && w->rows % 32 == 0 && w->cols % 16 == 0;
 }
 
-// And its Q8_0 and Q4_0 weights with rows a multiple of 32 in AMX int8 tiles (packed.c int8_dot_blocks).
-static int amx_int8_order(const packed_weight* w) {
-  return (w->type == GGML_Q8_0 || w->type == GGML_Q4_0) && cpu_float_order().amx && w->rows % 32 == 0;
+// Q8_0 and Q4_0 weights whose products ggml adds block by block into one accumulator (packed.c
+// int8_dot_blocks): both in the AMX build's int8 tiles (rows a multiple of 32), and Q4_0 in the
+// q4_0_8x8 gemm of ggml's CPU_REPACK buffer on every AVX2 and AVX-512 build (rows a multiple of 8;
+// arch/x86/repack.cpp gemm_q4_b32_8x8_q8_0_lut_avx, the same FMA per block).
+static int int8_block_order(const packed_weight* w) {
+  const float_order o = cpu_float_order();
+  if (o.amx && w->rows % 32 == 0 && (w->type == GGML_Q8_0 || w->type == GGML_Q4_0)) return 1;
+  return w->type == GGML_Q4_0 && o.lanes && w->rows % 8 == 0;
 }
 
 // C (+)= X·Wᵀ in llama.cpp's order for an F32 or BF16 weight, and F16 (X already rounded for its type,

@@ -238,7 +238,7 @@ typedef struct {
   float* d;
   float* C;
   int M, accumulate, units, tasks;
-  int amx;     // in the order of ggml's AMX build (int8_dot_blocks), not tinyBLAS's
+  int amx;     // block by block as ggml's AMX and repacked Q4_0 gemms add (int8_dot_blocks), not tinyBLAS's
   int failed;  // set by a task that could not allocate (before it wrote anything)
 } int8_job;
 
@@ -315,7 +315,7 @@ static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
 
 static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float* X, int M, float* C, int accumulate);
 static int amx_f16_order(const packed_weight* w);
-static int amx_int8_order(const packed_weight* w);
+static int int8_block_order(const packed_weight* w);
 
 static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
   kernel_scratch* s = &ctx->scratch[0];
@@ -331,7 +331,7 @@ static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* 
     s->rounded_len = s->rounded ? need : 0;
   }
   if (round && !s->rounded) return -1;
-  const int amx = amx_int8_order(w);
+  const int amx = int8_block_order(w);
   if (round && (w->type == GGML_Q8_0 || w->type == GGML_Q5_0 || amx) && w->col0 == 0 && w->cols <= INT8_MAX_COLS) {
     // q: n bytes, then d: one float per block
     int8_job j = {w, X, (int8_t*)s->rounded, s->rounded + n / 4, C, M, accumulate, (w->rows + 3) / 4, 0, amx, 0};
