@@ -7,8 +7,10 @@
 // iteration) is retired: the next request loads it afresh, and the old copy, with its adapters, is
 // freed when its last request ends.
 
+import os from "node:os";
 import type { LlamaContextOptions, LlamaContextSequence, LlamaModel } from "node-llama-cpp";
 import { loraOf, switchContextAdapter, type AdapterRef } from "./context-adapter";
+import { idleCpus as sharedIdleCpus, threadBudget, type IdleCpus } from "./idle-cpus";
 import { getLlamaRuntime } from "./llama-runtime";
 import { LruCache } from "./lru-cache";
 import { DEFAULT_LIMITS, type ServingLimits } from "./serving-limits";
@@ -38,8 +40,11 @@ export class ModelRegistry {
   private readonly disposals = new Set<Promise<unknown>>();
   /** Paths of bases the catalog lists as trainable (model()): served as the trainer computes. */
   private readonly trainable = new Set<string>();
+  /** Leases handed out, of every model: while there are none, nothing decodes. */
+  private decoding = 0;
 
-  constructor(limits: Partial<ServingLimits> = {}) {
+  /** `idleCpus`: how many CPUs sat idle while nothing decoded (tests pass their own). */
+  constructor(limits: Partial<ServingLimits> = {}, private readonly idleCpus: Pick<IdleCpus, "busy" | "quiet"> = sharedIdleCpus()) {
     this.limits = { ...DEFAULT_LIMITS, ...limits };
     this.models = new LruCache(this.limits.maxModels, (m) => m.leases > 0, (m) => this.free(m));
   }
@@ -51,7 +56,14 @@ export class ModelRegistry {
     m.leases++;
     try {
       const model = await m.model;
-      const sequence = await m.pool.acquire(adapter, prompt);
+      this.startDecoding(model);
+      let sequence: LlamaContextSequence;
+      try {
+        sequence = await m.pool.acquire(adapter, prompt);
+      } catch (e) {
+        this.endDecoding();
+        throw e;
+      }
       let released = false;
       return {
         model,
@@ -60,6 +72,7 @@ export class ModelRegistry {
           if (released) return;
           released = true;
           m.pool.release(sequence);
+          this.endDecoding();
           this.endLease(m);
           this.models.trim();
         },
@@ -123,6 +136,17 @@ export class ModelRegistry {
     return entry;
   }
 
+  /** Decodes share the runtime's thread budget (node-llama-cpp's ThreadsSplitter: contextOptions);
+   *  it is set to the CPUs found idle (idle-cpus.ts) when serving starts decoding after decoding
+   *  nothing — never while a decode holds threads, which the splitter counts against it. */
+  private startDecoding(model: LlamaModel): void {
+    if (this.decoding++ === 0) model.llama.maxThreads = threadBudget(os.availableParallelism(), this.idleCpus.busy());
+  }
+
+  private endDecoding(): void {
+    if (--this.decoding === 0) this.idleCpus.quiet();
+  }
+
   private endLease(m: ModelEntry): void {
     m.leases--;
     if (m.retired && m.leases === 0) this.free(m);
@@ -138,7 +162,13 @@ export class ModelRegistry {
     return {
       contextSize: this.contextSize(model),
       sequences,
-      threads: 1, // more threads per context collapse throughput on small CPUs; concurrency comes from contexts
+      // Each decode takes its share of the runtime's thread budget (the idle CPUs: startDecoding), at
+      // least one thread: a lone decoding context all of it, k contexts decoding at once about
+      // budget/k each, and a decode waits while the others hold every thread (node-llama-cpp's
+      // ThreadsSplitter), so the threads decoding at once never outnumber the budget. node-llama-cpp
+      // caps a context's share at the budget it was created under: one created while the machine
+      // was busy stays on one thread.
+      threads: { ideal: model.llama.maxThreads, min: 1 },
       ...(exact && { flashAttention: false, experimentalKvCacheKeyType: "F32", experimentalKvCacheValueType: "F32" }),
       ...(adapter && { lora: { adapters: [loraOf(adapter)] } }),
     };

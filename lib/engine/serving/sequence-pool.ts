@@ -1,10 +1,10 @@
 // The sequences that serve one model, handed out one request at a time, each with the LoRA adapter
 // (or none) the request asks for. They live in llama.cpp contexts created as demand grows — up to
 // `sequences` sequences in all, `sequencesPerContext` in each — and a request waits (first come,
-// first served) when every one is busy. Each context decodes on its own thread, so separate contexts
-// decode in parallel on separate cores; the sequences of one context share its batches. On these
-// machines one sequence per context served the most tokens (docs/decisions.md: 3,100 tok/s at 8
-// streams with 8 contexts, 1,600 with one context of 8 sequences).
+// first served) when every one is busy. Separate contexts decode in parallel, sharing the CPUs (a
+// lone one decodes on every idle CPU: model-registry.ts); the sequences of one context share its
+// batches. On these machines one sequence per context served the most tokens (docs/decisions.md:
+// 3,100 tok/s at 8 streams with 8 contexts, 1,600 with one context of 8 sequences).
 //
 // llama.cpp applies adapters per context, and switching a context's adapters is free while creating
 // a context is not (a Qwen2.5-0.5B context of 4,096 tokens: 1.3–3.4 s on a busy 2-core machine), so
