@@ -90,6 +90,56 @@ static void ggml_order_row(float* out, float* lse, const float* q, const float* 
   }
   *lse = max + logf((float)sum);
 }
+
+#ifdef HAVE_GGML_V_EXPF16
+// ggml_order_row where the lanes are 16 (AVX-512 builds), in AVX-512 registers: the same operations
+// in the same order. `acc` holds 16·dh floats (dh a multiple of 16), `p` i + 16.
+__attribute__((target("avx512f,avx512dq"))) static void ggml_order_row16(float* out, float* lse, const float* q, const float* kb,
+                                                                         const float* vb, int ldk, int i, int dh, float scale,
+                                                                         float* p, float* acc) {
+  const int np = dh & ~63;
+  float max = -INFINITY;
+  for (int c = 0; c <= i; c++) {
+    const float* k = kb + (size_t)c * ldk;
+    __m512 sum[4] = {_mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps(), _mm512_setzero_ps()};
+    for (int l = 0; l < np; l += 64)
+      for (int s = 0; s < 4; s++) sum[s] = _mm512_fmadd_ps(_mm512_loadu_ps(q + l + 16 * s), _mm512_loadu_ps(k + l + 16 * s), sum[s]);
+    float lanes[16];
+    _mm512_storeu_ps(lanes, _mm512_add_ps(_mm512_add_ps(sum[0], sum[2]), _mm512_add_ps(sum[1], sum[3])));
+    float total = lanes_sum(lanes, 16);
+    for (int l = np; l < dh; l++) total += q[l] * k[l];
+    p[c] = total * scale;
+    if (p[c] > max) max = p[c];
+  }
+  const int n = (i / 16 + 1) * 16;
+  for (int c = i + 1; c < n; c++) p[c] = -INFINITY;
+  double sum = 0;
+  const __m512 vmax = _mm512_set1_ps(max);
+  for (int c0 = 0; c0 < n; c0 += 16) {
+    const __m512 e = ggml_v_expf16(_mm512_sub_ps(_mm512_loadu_ps(p + c0), vmax));
+    _mm512_storeu_ps(p + c0, e);
+    float lanes[16];
+    _mm512_storeu_ps(lanes, e);
+    sum += (double)lanes_sum(lanes, 16);
+  }
+  const float inv = (float)(1.0 / sum);
+  for (int l = 0; l < 16 * dh; l += 16) _mm512_storeu_ps(acc + l, _mm512_setzero_ps());
+  for (int c = 0; c <= i; c++) {
+    const __m512 pc = _mm512_set1_ps(p[c] * inv);
+    float* a = acc + (size_t)(c % 16) * dh;
+    const float* v = vb + (size_t)c * ldk;
+    for (int d = 0; d < dh; d += 16) _mm512_storeu_ps(a + d, _mm512_fmadd_ps(_mm512_loadu_ps(v + d), pc, _mm512_loadu_ps(a + d)));
+  }
+  // lanes_sum's tree over the 16 lane rows, for 16 values of d at a time.
+  for (int d = 0; d < dh; d += 16) {
+    __m512 t[8];
+    for (int l = 0; l < 8; l++) t[l] = _mm512_add_ps(_mm512_loadu_ps(acc + (size_t)(l + 8) * dh + d), _mm512_loadu_ps(acc + (size_t)l * dh + d));
+    const __m512 u0 = _mm512_add_ps(t[4], t[0]), u1 = _mm512_add_ps(t[5], t[1]), u2 = _mm512_add_ps(t[6], t[2]), u3 = _mm512_add_ps(t[7], t[3]);
+    _mm512_storeu_ps(out + d, _mm512_add_ps(_mm512_add_ps(u0, u2), _mm512_add_ps(u1, u3)));
+  }
+  *lse = max + logf((float)sum);
+}
+#endif
 #pragma GCC pop_options
 
 // Forward of the (sequence, head) pairs [lo, hi), pair b·H + h.
@@ -113,6 +163,12 @@ static void forward_task(void* arg, int t, kernel_scratch* s) {
     if (lanes) {
       for (int i = 0; i < T; i++) {
         const size_t row = ((size_t)b * T + i) * ldq + h * dh;
+#ifdef HAVE_GGML_V_EXPF16
+        if (lanes == 16 && dh % 16 == 0) {
+          ggml_order_row16(j->out + row, rowLse + i, j->q + row, kb, vb, ldk, i, dh, scale, S, S + T + 16);
+          continue;
+        }
+#endif
         ggml_order_row(j->out + row, rowLse + i, j->q + row, kb, vb, ldk, i, dh, scale, lanes, S, S + T + 16);
       }
       continue;

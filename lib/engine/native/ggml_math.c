@@ -61,4 +61,39 @@ static inline float ggml_expf(float x, int lanes) {
 // silu(x) = x / (1 + exp(−x)), as ggml_v_silu (0 − x, not −x: the same but for the sign of zero, which exp ignores).
 static inline float ggml_silu(float x, int lanes) { return x / (1.0f + ggml_expf(0.0f - x, lanes)); }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define HAVE_GGML_V_EXPF16 1
+// ggml_v_expf of ggml's AVX-512 builds (vec.h), as is: 16 lanes at once, the same bits as
+// ggml_expf_avx512 lane by lane. Only called where cpu_float_order() found AVX-512.
+__attribute__((target("avx512f,avx512dq"))) static inline __m512 ggml_v_expf16(__m512 x) {
+  const __m512 r = _mm512_set1_ps(0x1.8p23f);
+  const __m512 z = _mm512_fmadd_ps(x, _mm512_set1_ps(0x1.715476p+0f), r);
+  const __m512 n = _mm512_sub_ps(z, r);
+  const __m512 b = _mm512_fnmadd_ps(n, _mm512_set1_ps(0x1.7f7d1cp-20f), _mm512_fnmadd_ps(n, _mm512_set1_ps(0x1.62e4p-1f), x));
+  const __mmask16 d = _mm512_cmp_ps_mask(_mm512_abs_ps(n), _mm512_set1_ps(192), _CMP_GT_OQ);
+  const __m512 u = _mm512_mul_ps(b, b);
+  const __m512 j = _mm512_fmadd_ps(
+      _mm512_fmadd_ps(_mm512_fmadd_ps(_mm512_set1_ps(0x1.0e4020p-7f), b, _mm512_set1_ps(0x1.573e2ep-5f)), u,
+                      _mm512_fmadd_ps(_mm512_set1_ps(0x1.555e66p-3f), b, _mm512_set1_ps(0x1.fffdb6p-2f))),
+      u, _mm512_fmadd_ps(_mm512_set1_ps(0x1.ffffecp-1f), b, _mm512_set1_ps(1.0F)));
+  const __m512 res = _mm512_scalef_ps(j, n);
+  if (_mm512_kortestz(d, d)) return res;
+  const __m512 zero = _mm512_setzero_ps();
+  const __m512 alt = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(n, zero, _CMP_LE_OQ), _mm512_set1_ps(INFINITY), zero);
+  return _mm512_mask_blend_ps(d, res, alt);
+}
+
+// y[i] = silu(g[i])·u[i] for n values, 16 at a time as ggml_vec_swiglu_f32 (the rest lane by lane).
+__attribute__((target("avx512f,avx512dq"))) static void ggml_swiglu16(float* y, const float* g, const float* u, int n) {
+  int i = 0;
+  for (; i + 16 <= n; i += 16) {
+    const __m512 x = _mm512_loadu_ps(g + i);
+    const __m512 silu = _mm512_div_ps(x, _mm512_add_ps(_mm512_set1_ps(1), ggml_v_expf16(_mm512_sub_ps(_mm512_setzero_ps(), x))));
+    _mm512_storeu_ps(y + i, _mm512_mul_ps(silu, _mm512_loadu_ps(u + i)));
+  }
+  for (; i < n; i++) y[i] = ggml_silu(g[i], 16) * u[i];
+}
+#endif
+
 #pragma GCC pop_options

@@ -15,6 +15,12 @@ static void swiglu_forward_task(void* arg, int t, kernel_scratch* s) {
   // ggml_vec_swiglu_f32: ggml_v_silu(gate)·up in its vector loop (rows of whole lanes, as every real
   // model's FFN width is; a row's leftover values would take libm's expf there).
   const int lanes = cpu_float_order().lanes;
+#ifdef HAVE_GGML_V_EXPF16
+  if (lanes == 16) {
+    ggml_swiglu16(j->h + lo, j->gate + lo, j->up + lo, hi - lo);
+    return;
+  }
+#endif
   for (int i = lo; i < hi; i++) j->h[i] = ggml_silu(j->gate[i], lanes) * j->up[i];
 }
 
