@@ -8,7 +8,7 @@ import { dataDir, getEnv } from "@/lib/config/env";
 import { ensureDataDirs } from "@/lib/config/paths";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { baseModelCatalogue } from "@/lib/inference/base-models";
+import { configuredBaseModels } from "@/lib/inference/base-models";
 import { embeddedEngine } from "@/lib/inference/engine";
 import { runnerSettingsFromEnv, TrainingRunner } from "@/lib/training/jobs/runner";
 import { RlRunDriver, runDriverSettings } from "@/lib/training/rl-runs/run-driver";
@@ -30,8 +30,10 @@ async function main() {
   for (const warning of checkInstallation(root)) console.warn(`anneal: warning: ${warning}`);
   const env = getEnv();
   progress.step("checking the base models");
-  baseModelCatalogue(); // a listing it refuses (a file marked trainable that the trainer cannot read) stops the start
-  ensureDataDirs();
+  // A listing it refuses (a file marked trainable that the trainer cannot read, two entries claiming one
+  // name) stops the start; the database's bases are read per request.
+  configuredBaseModels();
+  ensureDataDirs(); // ANNEAL_MODELS_DIR included
   progress.step("opening the database");
   const db = getDatabase(); // before the build, so a second instance is refused before a long build
   if (buildIsCurrent(root)) progress.step("the build is current");

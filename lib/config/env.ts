@@ -22,6 +22,9 @@ const envSchema = z.object({
   ANNEAL_TRUSTED_PROXIES: z.coerce.number().int().min(0).max(10).default(0),
   ANNEAL_LOG_LEVEL: z.enum(["debug", "info", "warn", "error"]).default("info"),
   ANNEAL_MODELS_FILE: z.string().min(1).optional(),
+  /** Where base-model GGUFs an admin registers through the API live (default: <data dir>/models);
+   *  POST /v1/preview/base-models takes only files under it. */
+  ANNEAL_MODELS_DIR: z.string().min(1).optional(),
   ANNEAL_DEFAULT_MODEL: z.string().min(1).optional(),
   ANNEAL_INFERENCE_QUEUE: z.coerce.number().int().min(0).default(64),
   /** Sequences per llama.cpp context: 1 decodes each request in a context of its own, in parallel

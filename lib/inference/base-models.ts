@@ -2,16 +2,28 @@ import fs from "node:fs";
 import path from "node:path";
 import { z } from "zod";
 import { getEnv } from "@/lib/config/env";
+import { dataPaths } from "@/lib/config/paths";
 import { AppError } from "@/lib/contract/errors";
+import { getDb } from "@/lib/db/client";
 import type { CorpusVersion } from "@/lib/engine/corpus/generate";
 import { untrainableReason } from "@/lib/engine/gguf/trainable-check";
 
 // The base models this instance serves: the shipped tiny-chat-2 and tiny-chat (trainable by Anneal's
-// own engine) and GGUF files the operator lists in ANNEAL_MODELS_FILE. ANNEAL_DEFAULT_MODEL names the one a
-// request without `model` gets (else the first listed).
+// own engine), GGUF files and upstream servers the operator lists in ANNEAL_MODELS_FILE, then GGUF files
+// under ANNEAL_MODELS_DIR an admin registered through the API (the BaseModelEntry table, read by every
+// process). A base is named by its name or any of its Hugging Face names (`hf_name`); ANNEAL_DEFAULT_MODEL
+// names the one a request without `model` gets (else the first listed).
+
+/** Where a base is listed: shipped in models/, ANNEAL_MODELS_FILE, or the database (the API). */
+export type BaseModelSource = "shipped" | "file" | "database";
 
 interface BaseModelCommon {
   name: string;
+  /** Hugging Face names that resolve to it as well (ART's `TrainableModel(base_model=…)` sends one). */
+  hfNames: string[];
+  source: BaseModelSource;
+  /** A database entry's id (the API removes it by id); the other sources have none. */
+  entryId?: string;
   /** Anneal's embedded trainer can fine-tune it. */
   trainable: boolean;
   description: string;
@@ -57,6 +69,8 @@ const shippedGguf = (file: string) =>
 export const TINY_CHAT_2: GgufBaseModel = {
   kind: "gguf",
   name: "anneal/tiny-chat-2",
+  hfNames: [],
+  source: "shipped",
   gguf: shippedGguf("tiny-chat-2.gguf"),
   trainable: true,
   description: "Anneal's own 1M-parameter chat model, 512-token context, graded task curriculum (models/tiny-chat-2.md); fully fine-tunable on CPU",
@@ -71,6 +85,8 @@ export const TINY_CHAT_2: GgufBaseModel = {
 export const TINY_CHAT: GgufBaseModel = {
   kind: "gguf",
   name: "anneal/tiny-chat",
+  hfNames: [],
+  source: "shipped",
   gguf: shippedGguf("tiny-chat.gguf"),
   trainable: true,
   description: "Anneal's first 1M-parameter chat model, 128-token context (models/tiny-chat.md); fully fine-tunable on CPU",
@@ -82,11 +98,15 @@ export const TINY_CHAT: GgufBaseModel = {
 /** Shipped in models/, default first. */
 export const SHIPPED_MODELS: readonly GgufBaseModel[] = [TINY_CHAT_2, TINY_CHAT];
 
-const modelName = z.string().min(1).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "letters, digits, . _ - and /");
+export const baseModelName = z.string().min(1).max(256).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "letters, digits, . _ - and /");
+const modelName = baseModelName;
+/** One Hugging Face name or a list of them, as a models-file entry or the API takes it. */
+export const hfNamesSchema = z.union([modelName, z.array(modelName).max(16)]).transform((names) => [...new Set([names].flat())]);
 const modelsFileSchema = z.array(
   z.union([
     z.object({
       name: modelName,
+      hf_name: hfNamesSchema.default([]),
       gguf: z.string().min(1),
       description: z.string().default(""),
       /** Only for llama-architecture F32 GGUFs written by Anneal (e.g. an exported checkpoint). */
@@ -99,6 +119,7 @@ const modelsFileSchema = z.array(
     }),
     z.object({
       name: modelName,
+      hf_name: hfNamesSchema.default([]),
       upstream: z.string().url().describe("The server's OpenAI API base, e.g. http://vllm:8000/v1"),
       upstream_model: z.string().min(1).optional(),
       /** The name of an environment variable holding the upstream's API key (keys stay out of files). */
@@ -145,6 +166,8 @@ function toBaseModel(m: ModelsFileEntry, file: string): BaseModel {
     return {
       kind: "upstream",
       name: m.name,
+      hfNames: m.hf_name,
+      source: "file",
       baseUrl: m.upstream.replace(/\/+$/, ""),
       upstreamModel: m.upstream_model ?? m.name,
       apiKey,
@@ -161,6 +184,8 @@ function toBaseModel(m: ModelsFileEntry, file: string): BaseModel {
   return {
     kind: "gguf",
     name: m.name,
+    hfNames: m.hf_name,
+    source: "file",
     gguf,
     trainable: m.trainable,
     description: m.description || `GGUF model ${path.basename(m.gguf)}`,
@@ -168,22 +193,126 @@ function toBaseModel(m: ModelsFileEntry, file: string): BaseModel {
   };
 }
 
+/** A base's names: the one it is listed by, then its Hugging Face names. */
+export const namesOf = (base: BaseModel): string[] => [base.name, ...base.hfNames];
+
+/** The base a client names, by its name or one of its Hugging Face names. */
+export function findBaseModel(models: readonly BaseModel[], requested: string): BaseModel | undefined {
+  return models.find((m) => m.name === requested || m.hfNames.includes(requested));
+}
+
+/** What an unknown base's 400 lists: every name a client may use (never a path). */
+export function availableBaseNames(models: readonly BaseModel[]): string {
+  return models.map((m) => (m.hfNames.length ? `${m.name} (${m.hfNames.join(", ")})` : m.name)).join(", ") || "none";
+}
+
+/** The shipped models and ANNEAL_MODELS_FILE's entries. Two of them claiming one name (or Hugging Face
+ *  name) is the operator's mistake: refused, naming both (npm start stops; requests are 503s). */
+export function configuredBaseModels(): BaseModel[] {
+  const env = getEnv();
+  const shipped = SHIPPED_MODELS.filter((m) => fs.existsSync(m.gguf));
+  const listed = env.ANNEAL_MODELS_FILE ? readModelsFile(env.ANNEAL_MODELS_FILE).map((m) => toBaseModel(m, env.ANNEAL_MODELS_FILE!)) : [];
+  const models: BaseModel[] = [...shipped, ...listed];
+  const label = (i: number) =>
+    i < shipped.length ? `the shipped model '${models[i].name}'` : `ANNEAL_MODELS_FILE's entry ${i - shipped.length + 1} ('${models[i].name}')`;
+  const claimedBy = new Map<string, number>();
+  models.forEach((m, i) => {
+    for (const name of namesOf(m)) {
+      const owner = claimedBy.get(name);
+      if (owner !== undefined && owner !== i) {
+        throw new AppError("unavailable", `Two base models claim the name '${name}': ${label(owner)} and ${label(i)}. Each name and hf_name must be listed once.`);
+      }
+      claimedBy.set(name, i);
+    }
+  });
+  return models;
+}
+
+/** A database entry as the catalogue reads it. */
+export interface BaseModelRow {
+  id: string;
+  name: string;
+  hfNames: string[];
+  file: string;
+  description: string;
+  trainable: boolean;
+}
+
+function rowToBaseModel(row: BaseModelRow, modelsDir: string): GgufBaseModel {
+  return {
+    kind: "gguf",
+    name: row.name,
+    hfNames: row.hfNames,
+    source: "database",
+    entryId: row.id,
+    gguf: path.resolve(modelsDir, row.file),
+    trainable: row.trainable,
+    description: row.description || `GGUF model ${path.basename(row.file)}`,
+  };
+}
+
+/** The configured bases, then the database's in the order they were added; a database entry with a name
+ *  (or Hugging Face name) already claimed — the models file listed it since, or a concurrent registration
+ *  took it — is shadowed: listed by the API, never served. */
+export function mergeBaseModels(configured: readonly BaseModel[], rows: readonly BaseModelRow[], modelsDir: string): { models: BaseModel[]; shadowed: GgufBaseModel[] } {
+  const claimed = new Set(configured.flatMap(namesOf));
+  const models = [...configured];
+  const shadowed: GgufBaseModel[] = [];
+  for (const row of rows) {
+    const base = rowToBaseModel(row, modelsDir);
+    if (namesOf(base).some((name) => claimed.has(name))) {
+      shadowed.push(base);
+      continue;
+    }
+    namesOf(base).forEach((name) => claimed.add(name));
+    models.push(base);
+  }
+  return { models, shadowed };
+}
+
+// The database's entries, read again once they are older than this: another process's registration is
+// served within it, and a request costs a Map lookup rather than a query. On globalThis: npm start loads
+// this module twice (its scripts, Next's bundle), and a write through one copy must reach the other.
+const ROWS_TTL_MS = 1_000;
+const rowsKey = Symbol.for("anneal.baseModelRows");
+type RowsCache = { [rowsKey]?: { readAt: number; rows: Promise<BaseModelRow[]> } };
+const rowsCache = globalThis as RowsCache;
+
+function databaseRows(): Promise<BaseModelRow[]> {
+  const cached = rowsCache[rowsKey];
+  if (cached && Date.now() - cached.readAt < ROWS_TTL_MS) return cached.rows;
+  const rows = getDb().baseModelEntry.findMany({
+    select: { id: true, name: true, hfNames: true, file: true, description: true, trainable: true },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+  });
+  rowsCache[rowsKey] = { readAt: Date.now(), rows };
+  // A failed read is not kept: the next call tries again.
+  rows.catch(() => {
+    if (rowsCache[rowsKey]?.rows === rows) delete rowsCache[rowsKey];
+  });
+  return rows;
+}
+
+/** After this process added or removed an entry: its next request reads the table. */
+export function forgetDatabaseBaseModels(): void {
+  delete rowsCache[rowsKey];
+}
+
 export interface Catalogue {
   models: BaseModel[];
   defaultModel: BaseModel | undefined;
+  /** Database entries whose name another base has: listed by the API, not served. */
+  shadowed: GgufBaseModel[];
 }
 
 /** The catalogue, in listing order; files are checked when a model is loaded, except that a file
  *  listed as trainable must be one the trainer reads (its header is checked once per version). */
-export function baseModelCatalogue(): Catalogue {
+export async function baseModelCatalogue(): Promise<Catalogue> {
   const env = getEnv();
-  const models = [
-    ...SHIPPED_MODELS.filter((m) => fs.existsSync(m.gguf)),
-    ...(env.ANNEAL_MODELS_FILE ? readModelsFile(env.ANNEAL_MODELS_FILE).map((m) => toBaseModel(m, env.ANNEAL_MODELS_FILE!)) : []),
-  ];
-  const defaultModel = env.ANNEAL_DEFAULT_MODEL ? models.find((m) => m.name === env.ANNEAL_DEFAULT_MODEL) : models[0];
+  const { models, shadowed } = mergeBaseModels(configuredBaseModels(), await databaseRows(), dataPaths(env).models);
+  const defaultModel = env.ANNEAL_DEFAULT_MODEL ? findBaseModel(models, env.ANNEAL_DEFAULT_MODEL) : models[0];
   if (env.ANNEAL_DEFAULT_MODEL && !defaultModel) {
     throw new AppError("unavailable", `ANNEAL_DEFAULT_MODEL '${env.ANNEAL_DEFAULT_MODEL}' is not a listed base model (${models.map((m) => m.name).join(", ") || "none"}).`);
   }
-  return { models, defaultModel };
+  return { models, defaultModel, shadowed };
 }

@@ -5,7 +5,7 @@ import { resolveTeamAccess } from "@/lib/auth/team-access";
 import { getDb } from "@/lib/db/client";
 import type { AdapterRef } from "@/lib/engine/serving/model-registry";
 import { AppError } from "@/lib/contract/errors";
-import { baseModelCatalogue, type BaseModel, type GgufBaseModel, type UpstreamBaseModel } from "@/lib/inference/base-models";
+import { baseModelCatalogue, findBaseModel, type BaseModel, type GgufBaseModel, type UpstreamBaseModel } from "@/lib/inference/base-models";
 
 // An inference name → the weights that serve it (docs/contract.md "Inference names"): a base model's
 // name; `entity/project/name` (its newest checkpoint) or `entity/project/name:stepN` (step 0 = the
@@ -36,12 +36,12 @@ const ARTIFACT_PREFIX = /^[a-z][a-z0-9+.-]*-artifact:\/\/\/?\/?/i;
 const TRAINED_NAME = /^([^/:]+)\/([^/:]+)\/([^/:]+)(?::step(\d+))?$/;
 
 export async function resolveModel(principal: Principal, requested: string | undefined): Promise<ResolvedModel> {
-  const { models, defaultModel } = baseModelCatalogue();
+  const { models, defaultModel } = await baseModelCatalogue();
   if (requested === undefined) {
     if (!defaultModel) throw new AppError("unavailable", "No base model is configured: ship models/tiny-chat-2.gguf (npm run pretrain) or set ANNEAL_MODELS_FILE.");
     return asBase(defaultModel);
   }
-  const base = models.find((m) => m.name === requested);
+  const base = findBaseModel(models, requested);
   if (base) return asBase(base);
 
   const name = requested.replace(ARTIFACT_PREFIX, "");
@@ -57,7 +57,7 @@ export async function resolveModel(principal: Principal, requested: string | und
     select: { id: true, baseModel: true },
   });
   if (!model) throw modelNotFound(requested);
-  const modelBase = models.find((m) => m.name === model.baseModel);
+  const modelBase = findBaseModel(models, model.baseModel);
   if (!modelBase) throw new AppError("unavailable", `Base model '${model.baseModel}' of \`${name}\` is no longer configured on this instance.`);
   if (modelBase.kind !== "gguf") throw new AppError("not_implemented", `Checkpoints of upstream base models ('${modelBase.name}') cannot be served yet.`);
 

@@ -8,8 +8,8 @@ import { resetEnvCache } from "@/lib/config/env";
 import { writeRealLayoutModel } from "@/lib/engine/test-support/real-layout-models";
 import { SMALL_SHAPES } from "@/lib/engine/test-support/real-layout-shapes";
 import { writeTinyModel, type TinyModelFiles } from "@/lib/engine/test-support/tiny-model";
-import { TINY_CHAT_2 } from "@/lib/inference/base-models";
-import { defaultRates, LORA_RATE_FACTOR, trainableBase, trainingDefaults } from "./trainable-base";
+import { configuredBaseModels, TINY_CHAT_2 } from "@/lib/inference/base-models";
+import { defaultRates, LORA_RATE_FACTOR, trainableBaseOf, trainingDefaults } from "./trainable-base";
 
 const rates = (d: ReturnType<typeof trainingDefaults>) => [d.defaultRlLearningRate, d.defaultSftLearningRate];
 
@@ -64,15 +64,15 @@ describe("trainingDefaults", () => {
         { name: "t/derived", learning_rates: { rl: 2e-4, sft: 1e-3 } },
         { name: "t/qwen3", gguf: "qwen3.gguf", learning_rates: { rl: 5e-6, sft: 2e-4 } },
       ]);
-      expect(rates(trainingDefaults(trainableBase("t/declared"), "full"))).toEqual([2e-4, 1e-3]);
-      expect(rates(trainingDefaults(trainableBase("t/declared"), "lora"))).toEqual([1e-3, 4e-3]);
-      expect(rates(trainingDefaults(trainableBase("t/derived"), "lora"))).toEqual([2e-4 * LORA_RATE_FACTOR.rl, 1e-3 * LORA_RATE_FACTOR.sft]);
-      expect(rates(trainingDefaults(trainableBase("t/qwen3"), "lora"))).toEqual([5e-6, 2e-4]);
+      expect(rates(trainingDefaults(trainableBaseOf(configuredBaseModels(), "t/declared"), "full"))).toEqual([2e-4, 1e-3]);
+      expect(rates(trainingDefaults(trainableBaseOf(configuredBaseModels(), "t/declared"), "lora"))).toEqual([1e-3, 4e-3]);
+      expect(rates(trainingDefaults(trainableBaseOf(configuredBaseModels(), "t/derived"), "lora"))).toEqual([2e-4 * LORA_RATE_FACTOR.rl, 1e-3 * LORA_RATE_FACTOR.sft]);
+      expect(rates(trainingDefaults(trainableBaseOf(configuredBaseModels(), "t/qwen3"), "lora"))).toEqual([5e-6, 2e-4]);
     });
 
     it("refuses a LoRA rate that is not positive", () => {
       listBases([{ name: "t/bad", learning_rates: { rl: 2e-4, sft: 1e-3, lora: { rl: 0, sft: 4e-3 } } }]);
-      expect(() => trainableBase("t/bad")).toThrow(/learning_rates\.lora\.rl/);
+      expect(() => trainableBaseOf(configuredBaseModels(), "t/bad")).toThrow(/learning_rates\.lora\.rl/);
     });
   });
 });

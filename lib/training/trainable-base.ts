@@ -2,12 +2,17 @@
 // engine (a llama-architecture GGUF marked trainable). Checked when a job is submitted (400) and
 // again when it starts (the operator may have changed the models file in between).
 import { badRequest } from "@/lib/contract/errors";
-import { baseModelCatalogue, type GgufBaseModel, type LearningRates } from "@/lib/inference/base-models";
+import { baseModelCatalogue, findBaseModel, type BaseModel, type GgufBaseModel, type LearningRates } from "@/lib/inference/base-models";
 import { trainModes, type TrainMode } from "@/lib/inference/train-modes";
 import type { ModelTrainingDefaults } from "./model-defaults";
 
-export function trainableBase(name: string): GgufBaseModel {
-  const base = baseModelCatalogue().models.find((m) => m.name === name);
+export async function trainableBase(name: string): Promise<GgufBaseModel> {
+  return trainableBaseOf((await baseModelCatalogue()).models, name);
+}
+
+/** The trainable base of that name among these. */
+export function trainableBaseOf(models: readonly BaseModel[], name: string): GgufBaseModel {
+  const base = findBaseModel(models, name);
   if (!base) throw badRequest(`The base model '${name}' is no longer configured on this instance.`);
   if (base.kind !== "gguf" || !base.trainable) {
     throw badRequest(`The base model '${name}' is serve-only: this instance cannot train it. Create the model from a trainable base (GET /v1/models lists them).`);

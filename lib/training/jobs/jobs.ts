@@ -51,7 +51,7 @@ export function toJobDto(job: JobRow): JobDto {
 /** The model, if the caller may train it and its base model can be trained here (else 400). */
 async function trainableModel(principal: Principal, modelId: string) {
   const model = await findModelForCaller(principal, modelId, "use");
-  return { model, base: trainableBase(model.baseModel) };
+  return { model, base: await trainableBase(model.baseModel) };
 }
 
 async function enqueue(principal: Principal, modelId: string, kind: JobKind, input: JobInput, config: object, inputSummary: Record<string, number>, source: JudgementSource | null) {

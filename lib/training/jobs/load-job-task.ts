@@ -64,7 +64,7 @@ export async function loadJobTask(jobId: string, attempt: number, saveEvery: Sav
     include: { model: { include: { project: { include: { team: true } } } } },
   });
   const { model } = job;
-  const base = trainableBase(model.baseModel);
+  const base = await trainableBase(model.baseModel);
   const lora = storedLoraSettings(model.lora);
   const latest = await getDb().checkpoint.findFirst({ where: { modelId: model.id }, orderBy: { step: "desc" } });
   const format = lora ? "lora" : "full";

@@ -2,7 +2,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { defaultTeamName, resolveProject } from "@/lib/auth/projects";
 import { getDb } from "@/lib/db/client";
 import { badRequest, conflict } from "@/lib/contract/errors";
-import { baseModelCatalogue } from "@/lib/inference/base-models";
+import { availableBaseNames, baseModelCatalogue, findBaseModel } from "@/lib/inference/base-models";
 import { trainModes } from "@/lib/inference/train-modes";
 import { removeCheckpointFiles } from "@/lib/training/jobs/job-files";
 import { refuseWhileTraining } from "@/lib/training/jobs/active-jobs";
@@ -41,9 +41,9 @@ export interface CreateModelInput {
 /** POST /v1/preview/models: the same (entity, project, name) again is the existing model with
  *  return_existing (409 if its base or training mode differs), else 409. */
 export async function createModel(principal: Principal, input: CreateModelInput): Promise<ModelDto> {
-  const { models } = baseModelCatalogue();
-  const base = models.find((m) => m.name === input.base_model);
-  if (!base) throw badRequest(`Unknown base_model '${input.base_model}'. Available: ${models.map((m) => m.name).join(", ") || "none"}.`);
+  const { models } = await baseModelCatalogue();
+  const base = findBaseModel(models, input.base_model);
+  if (!base) throw badRequest(`Unknown base_model '${input.base_model}'. Available: ${availableBaseNames(models)}.`);
   // A base Anneal did not make trains LoRA only: without settings, its models take the defaults.
   const modes = trainModes(base);
   const lora = input.lora ?? (modes.length > 0 && !modes.includes("full") ? loraSettingsSchema.parse({}) : null);
@@ -53,7 +53,8 @@ export async function createModel(principal: Principal, input: CreateModelInput)
   const existing = await getDb().model.findUnique({ where: { projectId_name: { projectId: project.id, name: input.name } }, include });
   if (existing) {
     if (!input.return_existing) throw conflict(`Model '${entity}/${input.project}/${input.name}' exists; pass return_existing: true to get it.`);
-    if (existing.baseModel !== input.base_model) {
+    // The row keeps the canonical name: ART asking again by a Hugging Face name gets it back.
+    if (existing.baseModel !== base.name) {
       throw conflict(`Model '${entity}/${input.project}/${input.name}' exists with base_model '${existing.baseModel}', not '${input.base_model}'.`);
     }
     const existingLora = storedLoraSettings(existing.lora);
@@ -63,7 +64,7 @@ export async function createModel(principal: Principal, input: CreateModelInput)
     return toModelDto(existing);
   }
   const created = await getDb().model.create({
-    data: { projectId: project.id, name: input.name, baseModel: input.base_model, ...(lora && { lora }) },
+    data: { projectId: project.id, name: input.name, baseModel: base.name, ...(lora && { lora }) },
     include,
   });
   return toModelDto(created);

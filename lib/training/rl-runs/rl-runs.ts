@@ -50,7 +50,7 @@ export async function createRlRun(principal: Principal, body: CreateRlRunBody): 
   const problem = checkerProblem(body.checker);
   if (problem) throw invalid(["body", "checker", problem.field], problem.message);
   const model = await findModelForCaller(principal, body.model_id, "use");
-  trainableBase(model.baseModel);
+  await trainableBase(model.baseModel);
   let prompts = await loadRunPrompts(principal, body.prompts);
   if (checkerNeedsReference(body.checker)) {
     prompts = prompts.filter((p) => p.reference !== undefined);

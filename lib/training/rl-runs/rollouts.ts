@@ -2,7 +2,7 @@
 // call): n completions of each prompt from the model's newest checkpoint, with logprobs as token
 // ids (what the RL job trains on, exactly as sampled), scored by the run's checker.
 import { getDb } from "@/lib/db/client";
-import { baseModelCatalogue } from "@/lib/inference/base-models";
+import { baseModelCatalogue, findBaseModel } from "@/lib/inference/base-models";
 import { chatCompletionRequestSchema } from "@/lib/inference/chat-request";
 import { collectChoices } from "@/lib/inference/collect-choices";
 import { SYSTEM_FINGERPRINT } from "@/lib/inference/embedded-completion";
@@ -20,7 +20,7 @@ export interface RolloutWeights {
 /** The weights the model serves now: its newest checkpoint, else its base model. */
 export async function currentWeights(modelId: string): Promise<RolloutWeights> {
   const model = await getDb().model.findUniqueOrThrow({ where: { id: modelId }, include: { project: { include: { team: true } } } });
-  const base = baseModelCatalogue().models.find((m) => m.name === model.baseModel);
+  const base = findBaseModel((await baseModelCatalogue()).models, model.baseModel);
   if (!base || base.kind !== "gguf") throw new Error(`The base model '${model.baseModel}' is not served by the embedded engine on this instance.`);
   const latest = await getDb().checkpoint.findFirst({ where: { modelId }, orderBy: { step: "desc" } });
   const step = latest?.step ?? 0;
