@@ -57,8 +57,21 @@ export interface BlockScratch {
   frozenGain: Float32Array;
 }
 
-/** The model's default (LlamaModelOptions.recompute): recompute in LoRA mode, keep all in full mode. */
+/** What one step's activations may take: 1.5 GiB (a 0.5B Q8_0 base, ~0.5 GB, and a step then fit in 3 GiB). */
+export const STEP_ACTIVATION_BYTES = 1.5 * 2 ** 30;
+
+/** The lean per-token cost a mode can always fall back to (LoRA: recompute; full weights keep all). */
 export const recomputesByDefault = (lora: LoraConfig | null): boolean => lora !== null;
+
+/**
+ * The model's default (LlamaModelOptions.recompute) for a step of `rows` token rows: full weights keep
+ * every block's activations (Anneal's own small bases); LoRA keeps them too while they fit in
+ * STEP_ACTIVATION_BYTES (SmolLM2-135M at 512 tokens: ~0.54 GB; a recomputed block costs a third more
+ * compute) and recomputes beyond (Qwen2.5-0.5B at 4,096 tokens would keep 8.3 GB). Both give the same bits.
+ */
+export function recomputesForRows(c: LlamaConfig, lora: LoraConfig | null, rows: number): boolean {
+  return lora !== null && rows * activationBytesPerToken(c, lora, false) > STEP_ACTIVATION_BYTES;
+}
 
 /** Bytes of these buffers per token row of a step (every one of them scales with the rows): the
  *  memory a training step's activations take is this × its padded tokens, plus the head's fixed chunk. */

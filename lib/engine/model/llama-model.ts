@@ -22,7 +22,7 @@
 //   model.params.zeroGrads(); model.backward(dLogprobs);
 //   clipGradNorm(model.params.grads, 1); optimizer.step(lr);
 import { defaultKernels, type Kernels } from "../kernels";
-import { Activations } from "./activations";
+import { Activations, recomputesForRows } from "./activations";
 import { gatherRows } from "../kernels/packed-weight";
 import { blockBackward, blockForward, blockTensors, type BlockContext, type BlockParams, type TensorSource } from "./block";
 import { decodeWeight, FrozenBase, isPacked, type BaseWeights, type Weight } from "./frozen-base";
@@ -71,8 +71,8 @@ export interface LlamaModelOptions {
   /**
    * Keep only each block's input from forward and recompute the block in backward (activation
    * checkpointing): activations of one block instead of all, for about a third more compute.
-   * Default: on in LoRA mode (the large real bases), off in full mode (Anneal's own small bases,
-   * whose every activation fits, train faster without).
+   * Default: per step, recomputesForRows (LoRA steps whose activations would exceed
+   * STEP_ACTIVATION_BYTES; never in full mode, Anneal's own small bases, whose every activation fits).
    */
   recompute?: boolean;
 }
@@ -116,7 +116,8 @@ export class LlamaModel {
    *  tens of MB, and each position's entries do not depend on the table's length). */
   private rope: RopeTable | null = null;
   private readonly blocks: BlockParams[];
-  private readonly recompute: boolean;
+  /** LlamaModelOptions.recompute; undefined: decided per step by its rows. */
+  private readonly recompute: boolean | undefined;
   private activations: Activations | null = null;
   private readonly head: OutputHead;
   /** The forward pass backward will differentiate; cleared by backward (it consumes the logits). */
@@ -129,7 +130,7 @@ export class LlamaModel {
     const lora = options.lora ?? null;
     if (lora) validateLoraConfig(lora.config);
     this.lora = lora ? { ...lora.config, targets: [...lora.config.targets] } : null;
-    this.recompute = options.recompute ?? lora !== null;
+    this.recompute = options.recompute;
     this.head = new OutputHead(config.dim, config.vocabSize);
     const initial = () => {
       const set = ParameterSet.forModel(config, { frozen: true });
@@ -229,9 +230,10 @@ export class LlamaModel {
     const c = this.config;
     const { batchSize: B, seqLen: T, tokens } = batch;
     const M = B * T;
-    if (!this.activations || this.activations.rows < M) {
+    const recompute = this.recompute ?? recomputesForRows(c, this.lora, M);
+    if (!this.activations || this.activations.rows < M || this.activations.recompute !== recompute) {
       this.activations = null; // let the old buffers go before the new ones are allocated
-      this.activations = new Activations(c, M, this.lora, this.recompute);
+      this.activations = new Activations(c, M, this.lora, recompute);
     }
     const a = this.activations;
     const dropout = this.lora && this.lora.dropout > 0 && options.dropoutSeed !== undefined ? { p: this.lora.dropout, seed: options.dropoutSeed } : null;
