@@ -145,6 +145,8 @@ const CASES: Record<string, (w: World) => Case> = {
   ...modelRouteCases("getModelMetrics", "/metrics"),
   ...modelRouteCases("feedbackByCheckpoint", "/feedback-by-checkpoint"),
   ...modelRouteCases("getLearningCurve", "/learning-curve"),
+  // Base models are the instance's: any caller may ask what training on one costs.
+  getTrainingEstimate: () => ({ valid: { path: "/v1/preview/training-estimate?base_model=anneal/tiny-chat-2" }, foreign: null, forbidden: null }),
   createRlTrainingJob: (w) => jobSubmission("/v1/preview/training-jobs", w, { trajectory_groups: [] }),
   createSftTrainingJob: (w) => jobSubmission("/v1/preview/sft-training-jobs", w, { training_data: [{ messages: [{ role: "assistant", content: "x" }] }] }),
   buildSftDatasetFromJudgement: (w) => fromQueueJudgement("/v1/preview/judgement/sft-dataset", w, { corrected_reply_spec: "fix" }),

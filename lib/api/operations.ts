@@ -10,6 +10,7 @@ import * as fromJudgement from "@/lib/training/from-judgement/operations";
 import * as jobs from "@/lib/training/jobs/operations";
 import * as models from "@/lib/training/models/operations";
 import * as rlRuns from "@/lib/training/rl-runs/operations";
+import * as trainingEstimate from "@/lib/training/estimate/operations";
 import type { Operation } from "@/lib/contract/operation";
 
 // Every operation of the API, in one list: the OpenAPI document, the public-route list and the
@@ -18,7 +19,7 @@ import type { Operation } from "@/lib/contract/operation";
 const isOperation = (value: unknown): value is Operation =>
   typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
 
-export const ALL_OPERATIONS: Operation[] = [identity, health, inference, calls, models, jobs, rlRuns, fromJudgement, files, feedback, feedbackStats, queues].flatMap((module) =>
+export const ALL_OPERATIONS: Operation[] = [identity, health, inference, calls, models, trainingEstimate, jobs, rlRuns, fromJudgement, files, feedback, feedbackStats, queues].flatMap((module) =>
   Object.values(module).filter(isOperation),
 );
 

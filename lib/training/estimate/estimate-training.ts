@@ -1,0 +1,38 @@
+import type { z } from "zod";
+import { badRequest } from "@/lib/contract/errors";
+import { trainableBase } from "@/lib/training/trainable-base";
+import { adapterSize } from "./adapter-size";
+import { readBaseShape } from "./base-shape";
+import type { trainingEstimateQuery, TrainingEstimate } from "./schemas";
+import { BENCH_LORA_SOURCE, estimateTrainingCost } from "./training-cost";
+
+// GET /v1/preview/training-estimate: base models are the instance's, not a team's, so any caller may ask.
+
+export async function estimateTraining(query: z.output<typeof trainingEstimateQuery>): Promise<TrainingEstimate> {
+  const base = await trainableBase(query.base_model);
+  let shape;
+  try {
+    shape = readBaseShape(base.gguf);
+  } catch (error) {
+    throw badRequest(`The base model '${base.name}' cannot be read: ${(error as Error).message}`);
+  }
+  const adapter = adapterSize(shape.config, { rank: query.rank, target_modules: query.target_modules });
+  const cost =
+    query.steps && query.tokens
+      ? estimateTrainingCost({
+          parameters: shape.parameters, weightType: shape.weightType, weightBytes: shape.weightBytes, dim: shape.config.dim, layers: shape.config.nLayers,
+          adapterParameters: adapter.parameters, steps: query.steps, tokens: query.tokens,
+        })
+      : null;
+  return {
+    base_model: base.name,
+    architecture: shape.architecture,
+    parameters: shape.parameters,
+    weight_type: shape.weightType,
+    adapter,
+    job: cost && {
+      steps: cost.steps, tokens: cost.tokens, tokens_per_step: cost.tokensPerStep, tokens_per_second: cost.tokensPerSecond, seconds: cost.seconds, peak_memory_bytes: cost.peakMemoryBytes,
+    },
+    basis: BENCH_LORA_SOURCE,
+  };
+}

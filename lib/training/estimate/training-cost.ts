@@ -1,0 +1,111 @@
+// What a LoRA job will cost, estimated from bench:lora's measured numbers (README, "Models and
+// inference"; docs/decisions.md, "What a job will cost"). An estimate: the speed depends on the
+// machine far more than on the code, so the time is a range between the two machines measured.
+//
+// Time: a training token costs about a forward and two backward passes through every weight, so
+// tokens/s × parameters ("parameter-tokens per second") is roughly constant across sizes; it is read
+// from the measured rows for the base's weight type, interpolated in log(parameters) between the two
+// measured shapes and held at the nearer one outside them.
+// Memory: the base in its file's encoding + the adapter with its gradient and Adam's two moments
+// (4 float32 each) + activations per token of a step (backward recomputes each block, so they grow
+// with the residual stream: dim × layers) + what the run holds regardless (read from the
+// measurement as what the other terms leave).
+
+export const BENCH_LORA_SOURCE =
+  "npm run bench:lora (README): a LoRA SFT step at rank 16 on every projection, 512 tokens in the loss, 2 vCPUs, random weights in the published shapes; " +
+  "fast: a zen4 VM at 94853fc; slow: this repository's CI machine, a Sapphire Rapids VM (README as of ecea3a8)";
+
+type MeasuredWeights = "F16" | "Q8_0";
+
+/** Training tokens/s of one LoRA SFT step (bench:lora). */
+export const BENCH_LORA_TRAINING: readonly { shape: string; parameters: number; weights: MeasuredWeights; tokensPerSecond: { fast: number; slow: number } }[] = [
+  { shape: "SmolLM2-135M", parameters: 134_515_008, weights: "F16", tokensPerSecond: { fast: 120, slow: 54.5 } },
+  { shape: "SmolLM2-135M", parameters: 134_515_008, weights: "Q8_0", tokensPerSecond: { fast: 124, slow: 49.1 } },
+  { shape: "Qwen2.5-0.5B", parameters: 494_005_120, weights: "F16", tokensPerSecond: { fast: 44, slow: 20.6 } },
+  { shape: "Qwen2.5-0.5B", parameters: 494_005_120, weights: "Q8_0", tokensPerSecond: { fast: 41, slow: 17.0 } },
+];
+
+const GIB = 2 ** 30;
+
+/** Peak RSS (VmHWM) of the Qwen2.5-0.5B Q8_0 job, a process of its own (zen4), at two step sizes. */
+export const BENCH_LORA_MEMORY = {
+  shape: "Qwen2.5-0.5B",
+  dim: 896,
+  layers: 24,
+  /** The Q8_0 file's weights as held (README: ~0.53 GB). */
+  weightBytes: 0.53e9,
+  /** Rank 16 on every projection: 24 × 366,592. */
+  adapterParameters: 8_798_208,
+  peaks: [
+    { tokensPerStep: 512, bytes: 0.9 * GIB },
+    { tokensPerStep: 4096, bytes: 1.79 * GIB },
+  ],
+} as const;
+
+/** An adapter parameter's value, gradient and Adam's two moments, float32 each. */
+const ADAPTER_TRAINING_BYTES = 16;
+
+const [small, large] = BENCH_LORA_MEMORY.peaks;
+/** Activations per token of a step on the measured shape. */
+const MEASURED_BYTES_PER_TOKEN = (large.bytes - small.bytes) / (large.tokensPerStep - small.tokensPerStep);
+/** What the measured run held besides the base, the adapter's training state and the activations. */
+export const RUN_OVERHEAD_BYTES =
+  small.bytes - BENCH_LORA_MEMORY.weightBytes - ADAPTER_TRAINING_BYTES * BENCH_LORA_MEMORY.adapterParameters - MEASURED_BYTES_PER_TOKEN * small.tokensPerStep;
+
+/** The measured row for a stored weight type: quantized types train like Q8_0 (an integer-block
+ *  product), float ones (F32, F16, BF16) like F16. */
+export const measuredWeightsFor = (weightType: string): MeasuredWeights => (/^(F32|F16|BF16)$/.test(weightType) ? "F16" : "Q8_0");
+
+export interface CostInput {
+  /** The base's parameters. */
+  parameters: number;
+  /** The base's stored weight type (its matrices'), e.g. "Q8_0". */
+  weightType: string;
+  /** The bytes the base's weights take as stored (about its file's size). */
+  weightBytes: number;
+  dim: number;
+  layers: number;
+  adapterParameters: number;
+  steps: number;
+  /** Tokens the job trains on, over every step. */
+  tokens: number;
+}
+
+export interface CostEstimate {
+  steps: number;
+  tokens: number;
+  tokensPerStep: number;
+  /** Tokens/s on the slow and the fast machine measured. */
+  tokensPerSecond: { low: number; high: number };
+  seconds: { low: number; high: number };
+  peakMemoryBytes: number;
+}
+
+function parameterTokensPerSecond(parameters: number, weights: MeasuredWeights, machine: "fast" | "slow"): number {
+  const rows = BENCH_LORA_TRAINING.filter((r) => r.weights === weights).sort((a, b) => a.parameters - b.parameters);
+  const rate = (r: (typeof rows)[number]) => r.tokensPerSecond[machine] * r.parameters;
+  const [first, last] = [rows[0], rows[rows.length - 1]];
+  if (parameters <= first.parameters) return rate(first);
+  if (parameters >= last.parameters) return rate(last);
+  const t = Math.log(parameters / first.parameters) / Math.log(last.parameters / first.parameters);
+  return rate(first) + t * (rate(last) - rate(first));
+}
+
+export function estimateTrainingCost(input: CostInput): CostEstimate {
+  const weights = measuredWeightsFor(input.weightType);
+  const tokensPerSecond = {
+    low: parameterTokensPerSecond(input.parameters, weights, "slow") / input.parameters,
+    high: parameterTokensPerSecond(input.parameters, weights, "fast") / input.parameters,
+  };
+  const tokensPerStep = input.steps > 0 ? Math.ceil(input.tokens / input.steps) : 0;
+  const bytesPerToken = (MEASURED_BYTES_PER_TOKEN * (input.dim * input.layers)) / (BENCH_LORA_MEMORY.dim * BENCH_LORA_MEMORY.layers);
+  const peakMemoryBytes = input.weightBytes + RUN_OVERHEAD_BYTES + ADAPTER_TRAINING_BYTES * input.adapterParameters + bytesPerToken * tokensPerStep;
+  return {
+    steps: input.steps,
+    tokens: input.tokens,
+    tokensPerStep,
+    tokensPerSecond,
+    seconds: { low: input.tokens / tokensPerSecond.high, high: input.tokens / tokensPerSecond.low },
+    peakMemoryBytes: Math.round(peakMemoryBytes),
+  };
+}
