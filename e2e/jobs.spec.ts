@@ -228,7 +228,7 @@ test("a LoRA model: created in the console with its settings, trained from its p
   await page.getByRole("button", { name: "New model" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New model" });
   await dialog.getByLabel("Name").fill("e2e-lora");
-  await dialog.getByRole("radio", { name: "LoRA adapter" }).click();
+  await dialog.getByRole("radio", { name: "Adapter (LoRA)" }).click();
   await dialog.getByLabel("Rank").selectOption("8");
   // Out of range: the API's 422 lands on the field; nothing is created.
   await dialog.getByLabel("Dropout").fill("0.9");

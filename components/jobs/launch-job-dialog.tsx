@@ -6,6 +6,7 @@ import { useWorkspace } from "@/components/identity/queries";
 import { RlGroupsForm } from "@/components/jobs/rl-groups-form";
 import { SftCallsForm } from "@/components/jobs/sft-calls-form";
 import { SftUploadForm } from "@/components/jobs/sft-upload-form";
+import { ModelTrainingSettings } from "@/components/jobs/training-cost";
 import { useTrainedModels, type TrainedModel } from "@/components/models/queries";
 import { RlRunForm } from "@/components/rl-runs/rl-run-form";
 import { Button } from "@/components/ui/button";
@@ -47,6 +48,7 @@ function LaunchForms({ model }: { model: TrainedModel }) {
   const [source, setSource] = useState<Source>("file");
   return (
     <div role="tabpanel">
+      <ModelTrainingSettings model={model} />
       <SourceTabs value={source} onChange={setSource} />
       {source === "file" && <SftUploadForm model={model} />}
       {source === "calls" && <SftCallsForm model={model} />}

@@ -14,11 +14,17 @@ import type { TrainedModel } from "@/components/models/queries";
 import { SelectField } from "@/components/ui/field";
 import { RelativeTime } from "@/components/ui/relative-time";
 import { callToExample } from "@/lib/client/job-progress";
+import { exampleCharacters } from "@/lib/client/sft-plan";
 
 const SHOWN = ["config.batch_size", "config.learning_rate", "config.assistant_turns"];
 
 const text = (content: unknown) => (typeof content === "string" ? content : Array.isArray(content) ? content.map((p) => (p as { text?: string }).text ?? "").join("") : "");
 const lastUser = (call: RecordedCall) => text([...call.messages].reverse().find((m) => m.role === "user")?.content);
+
+const chosenExamples = (calls: RecordedCall[]) => {
+  const examples = calls.map(callToExample);
+  return { count: examples.length, first: examples[0] ?? null, characters: examples.reduce((sum, e) => sum + (e ? exampleCharacters(e) : 0), 0) };
+};
 
 /** SFT from recorded calls: picked from a table, or chosen by people's judgement (a queue's or a
  *  project's annotated calls, with corrected replies). */
@@ -102,7 +108,7 @@ function PickCallsForm({ model }: { model: TrainedModel }) {
         )}
       />
       {errors.calls && <p className="-mt-2 text-xs text-red-600">{errors.calls}</p>}
-      <SftConfigFields errors={errors} examples={{ count: picked.size, first: picked.size ? callToExample([...picked.values()][0]) : null }} />
+      <SftConfigFields model={model} errors={errors} examples={chosenExamples([...picked.values()])} />
       <LaunchActions error={form} label={`Train on ${picked.size} call${picked.size === 1 ? "" : "s"}`} pending={launch.isPending} />
     </form>
   );

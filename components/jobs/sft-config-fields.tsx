@@ -1,13 +1,15 @@
 "use client";
 
 import { useState } from "react";
+import { JobCostEstimate } from "@/components/jobs/training-cost";
+import type { TrainedModel } from "@/components/models/queries";
 import { Field, SelectField } from "@/components/ui/field";
-import { CONSOLE_SFT_DEFAULTS, planSteps, trainingPreview } from "@/lib/client/sft-plan";
+import { CONSOLE_SFT_DEFAULTS, planSteps, planTokens, trainingPreview } from "@/lib/client/sft-plan";
 
 // The SFT config every launch form shares: batch size, learning rate, epochs, the share held out
 // for validation, assistant turns; the gradient steps they make for the examples chosen, and what
-// one example trains on. Values are read from the form by name; an empty field means the server's
-// default. Epochs and the validation share start at the console's defaults (lib/client/sft-plan.ts).
+// one example trains on, and what the job will cost. Values are read from the form by name; an empty
+// field means the server's default. Epochs and the validation share start at the console's defaults (lib/client/sft-plan.ts).
 
 export interface SftConfig {
   batch_size?: number;
@@ -17,10 +19,12 @@ export interface SftConfig {
   validation_fraction?: number;
 }
 
-/** The examples a form is about to send: how many, and the first one (for the preview). */
+/** The examples a form is about to send: how many, the first one (for the preview), and the
+ *  characters of all of them (for the job's tokens). */
 export interface ChosenExamples {
   count: number;
   first: { messages?: unknown } | null;
+  characters: number;
 }
 
 /** The config from the form, and a message per field the API would refuse. */
@@ -62,7 +66,7 @@ export const SFT_CONFIG_FIELDS = ["config.batch_size", "config.learning_rate", "
 
 const wholeOr = (text: string, fallback: number) => (/^\d+$/.test(text.trim()) && Number(text) >= 1 ? Number(text) : fallback);
 
-export function SftConfigFields({ errors, examples }: { errors: Record<string, string | undefined>; examples?: ChosenExamples }) {
+export function SftConfigFields({ model, errors, examples }: { model: TrainedModel; errors: Record<string, string | undefined>; examples?: ChosenExamples }) {
   const [batch, setBatch] = useState("");
   const [epochs, setEpochs] = useState(String(CONSOLE_SFT_DEFAULTS.epochs));
   const [held, setHeld] = useState(String(CONSOLE_SFT_DEFAULTS.validation_fraction * 100));
@@ -105,6 +109,7 @@ export function SftConfigFields({ errors, examples }: { errors: Record<string, s
           </strong>
         </p>
       )}
+      {plan && <JobCostEstimate model={model} steps={plan.steps} tokens={planTokens({ characters: examples!.characters, plan, examples: examples!.count, epochs: wholeOr(epochs, 1) })} />}
       {examples?.first && <TrainingPreview example={examples.first} turns={turns} />}
     </div>
   );

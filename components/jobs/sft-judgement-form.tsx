@@ -108,7 +108,7 @@ export function SftJudgementForm({ model }: { model: TrainedModel }) {
       </div>
       {dataset && <Summary dataset={dataset} />}
       {buildError && <Alert title="The dataset was not built">{buildError}</Alert>}
-      <SftConfigFields errors={errors} />
+      <SftConfigFields model={model} errors={errors} />
       <LaunchActions error={form} label={dataset?.used ? `Train on ${dataset.used} example${dataset.used === 1 ? "" : "s"}` : "Train"} pending={launch.isPending} />
     </form>
   );

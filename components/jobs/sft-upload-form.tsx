@@ -8,7 +8,7 @@ import { useLaunchSftFromFile } from "@/components/jobs/queries";
 import { readSftConfig, SFT_CONFIG_FIELDS, SftConfigFields, type ChosenExamples } from "@/components/jobs/sft-config-fields";
 import type { TrainedModel } from "@/components/models/queries";
 import { INPUT_CLASS } from "@/components/ui/field";
-import { countJsonlLines, firstJsonlExample } from "@/lib/client/sft-plan";
+import { countJsonlLines, firstJsonlExample, jsonlCharacters } from "@/lib/client/sft-plan";
 
 const SHOWN = [...SFT_CONFIG_FIELDS, "file"];
 
@@ -50,7 +50,7 @@ export function SftUploadForm({ model }: { model: TrainedModel }) {
             const file = e.target.files?.[0];
             // Read in the browser only to count the examples and preview the first; the server parses it.
             if (!file) return setChosen(undefined);
-            void file.text().then((text) => setChosen({ count: countJsonlLines(text), first: firstJsonlExample(text) }));
+            void file.text().then((text) => setChosen({ count: countJsonlLines(text), first: firstJsonlExample(text), characters: jsonlCharacters(text) }));
           }}
         />
         <p id="sft-file-hint" className={`mt-1 text-xs ${errors.file ? "text-red-600" : "text-zinc-500"}`}>
@@ -61,7 +61,7 @@ export function SftUploadForm({ model }: { model: TrainedModel }) {
           )}
         </p>
       </div>
-      <SftConfigFields errors={errors} examples={chosen} />
+      <SftConfigFields model={model} errors={errors} examples={chosen} />
       <LaunchActions error={form} label="Start training" pending={launch.isPending} pendingLabel="Uploading…" />
     </form>
   );

@@ -110,7 +110,7 @@ export function CreateModelDialog() {
             ))}
           </datalist>
           <Field label="Name" name="name" required autoFocus maxLength={128} placeholder="my-agent" error={fieldError("name")} hint="Letters, digits, . _ - (no spaces or slashes)." />
-          <TrainingModeFields key={base?.id} fieldError={fieldError} loraOnly={loraOnly} />
+          <TrainingModeFields key={base?.id} baseModel={base?.id ?? ""} fieldError={fieldError} loraOnly={loraOnly} />
           {models.isError && <Alert>Could not load base models: {errorMessage(models.error)}</Alert>}
           {unplaced && <Alert>{errorMessage(create.error)}</Alert>}
           <DialogActions label="Create model" pendingLabel="Creating…" pending={create.isPending} />

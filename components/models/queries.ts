@@ -20,6 +20,7 @@ import type {
 } from "@/lib/training/models/schemas";
 import { apiFetch } from "@/lib/client/api-fetch";
 import { curveIsLive } from "@/lib/client/learning-curve";
+import type { TrainingEstimate } from "@/lib/training/estimate/schemas";
 
 // The models domain's data for the console: one query-key factory and one hook per API call.
 // Shapes are the API's own zod schemas (lib/training/models/schemas.ts), imported as types only.
@@ -48,7 +49,17 @@ export const modelKeys = {
   learningCurve: (id: string) => [...modelKeys.detail(id), "learning-curve"] as const,
   byName: (name: string) => [...modelKeys.lists(), "by-name", name] as const,
   groups: (id: string, filter: GroupFilter) => [...modelKeys.detail(id), "trajectory-groups", filter] as const,
+  estimate: (query: EstimateQuery) => [...modelKeys.all, "training-estimate", query] as const,
 };
+
+/** A LoRA adapter on a base, and optionally a job's steps and tokens (GET /v1/preview/training-estimate). */
+export interface EstimateQuery {
+  base_model: string;
+  rank: number;
+  target_modules: readonly string[];
+  steps?: number;
+  tokens?: number;
+}
 
 const segment = encodeURIComponent;
 const PAGE_SIZE = 20;
@@ -135,6 +146,25 @@ export function useTrajectoryGroups(id: string, filter: GroupFilter) {
     initialPageParam: "",
     getNextPageParam: (page) => (page.has_more ? page.last_id : undefined),
     select: (data) => data.pages.flatMap((page) => page.data),
+  });
+}
+
+/** The adapter's size and, given steps and tokens, the job's estimated time and memory. */
+export function useTrainingEstimate(query: EstimateQuery | null) {
+  return useQuery({
+    queryKey: modelKeys.estimate(query ?? { base_model: "", rank: 0, target_modules: [] }),
+    queryFn: ({ signal }) => {
+      const q = query!;
+      const params = new URLSearchParams({ base_model: q.base_model, rank: String(q.rank), target_modules: q.target_modules.join(",") });
+      if (q.steps && q.tokens) {
+        params.set("steps", String(q.steps));
+        params.set("tokens", String(q.tokens));
+      }
+      return apiFetch<TrainingEstimate>(`/v1/preview/training-estimate?${params}`, { signal });
+    },
+    enabled: Boolean(query && query.target_modules.length > 0),
+    placeholderData: (previous) => previous, // the numbers stay while a changed rank is asked about
+    staleTime: Infinity, // a base's shapes do not change under it
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { countJsonlLines, firstJsonlExample, planSteps, trainingPreview } from "./sft-plan";
+import { countJsonlLines, firstJsonlExample, jsonlCharacters, planSteps, planTokens, trainingPreview } from "./sft-plan";
 
 describe("SFT form plan", () => {
   it("counts steps as the server plans them: held-out examples are not trained on, every epoch is a pass", () => {
@@ -28,5 +28,14 @@ describe("SFT form plan", () => {
       ["system", "be brief", false], ["user", "a", false], ["assistant", "b", true], ["user", "c", false], ["assistant", "d", true],
     ]);
     expect(trainingPreview(example, "last").filter((p) => p.trained).map((p) => p.text)).toEqual(["d"]);
+  });
+
+  it("estimates the tokens a job trains on from its examples' characters (4 a token), without the held-out share, every epoch", () => {
+    const text = '{"messages":[{"role":"user","content":"hi there"},{"role":"assistant","content":"hello you"}]}\n{not json\n{"messages":[{"role":"user","content":"abcd"}]}\n';
+    expect(jsonlCharacters(text)).toBe(8 + 9 + 4);
+    const plan = planSteps({ examples: 40, batchSize: 2, epochs: 3, validationFraction: 0.1 });
+    // 36 of 40 examples trained on: 4,000 characters × 36/40 = 3,600 → 900 tokens an epoch.
+    expect(planTokens({ characters: 4000, plan, examples: 40, epochs: 3 })).toBe(2700);
+    expect(planTokens({ characters: 0, plan, examples: 0, epochs: 3 })).toBe(0);
   });
 });

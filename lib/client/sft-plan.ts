@@ -20,6 +20,36 @@ export function planSteps(o: { examples: number; batchSize: number; epochs: numb
   return { train, validation, stepsPerEpoch, steps: stepsPerEpoch * o.epochs };
 }
 
+/** What the console assumes a token is when it estimates a dataset's tokens before the server has
+ *  tokenized it: BPE tokenizers average about 4 characters of English text a token. */
+export const CHARACTERS_PER_TOKEN = 4;
+
+/** The tokens a job trains on, estimated from its examples' characters: the share that is trained on
+ *  (validation held out), every epoch. */
+export function planTokens(o: { characters: number; plan: StepPlan; examples: number; epochs: number }): number {
+  if (o.examples === 0) return 0;
+  return Math.ceil((o.characters * o.plan.train) / o.examples / CHARACTERS_PER_TOKEN) * o.epochs;
+}
+
+/** The characters of an example's messages (what its tokens are made of). */
+export const exampleCharacters = (example: { messages?: unknown }): number =>
+  trainingPreview(example, "all").reduce((sum, part) => sum + part.text.length, 0);
+
+/** The characters of every example in a JSONL text (a malformed line counts for nothing: the server refuses it). */
+export function jsonlCharacters(text: string): number {
+  let sum = 0;
+  for (const line of text.split("\n")) {
+    if (!line.trim()) continue;
+    try {
+      const value: unknown = JSON.parse(line);
+      if (value && typeof value === "object") sum += exampleCharacters(value as { messages?: unknown });
+    } catch {
+      // counted by the server's refusal instead
+    }
+  }
+  return sum;
+}
+
 /** Examples in a JSONL text: its non-blank lines (the server refuses a malformed one with its line number). */
 export const countJsonlLines = (text: string): number => text.split("\n").filter((line) => line.trim()).length;
 
