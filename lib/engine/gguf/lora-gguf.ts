@@ -5,6 +5,7 @@
 
 import { archOf, type LlamaConfig } from "../model/config";
 import { LORA_A, LORA_B, loraShapes, type LoraAdapter } from "../model/lora";
+import { AdapterMismatchError, MalformedAdapterError } from "../peft/adapter-errors";
 import { ggufDims } from "./llama-gguf";
 import { openGguf } from "./read-gguf";
 import { f32, numberValue, str, type GgufMetadata } from "./values";
@@ -45,25 +46,34 @@ export function writeLoraGguf(path: string, options: WriteLoraGgufOptions): void
   );
 }
 
+/** Reads a LoRA GGUF written for `config`'s base. A file that is not a LoRA adapter throws
+ *  MalformedAdapterError, an adapter of another architecture or shape AdapterMismatchError; messages
+ *  never name the path (they can reach a client that uploaded the file). */
 export function readLoraGguf(path: string, config: LlamaConfig): LoraGgufContents {
   const file = openGguf(path);
   try {
     const m = file.metadata;
-    if (m["general.type"]?.value !== "adapter" || m["adapter.type"]?.value !== "lora") throw new Error(`${path}: not a LoRA adapter`);
+    if (m["general.type"]?.value !== "adapter" || m["adapter.type"]?.value !== "lora") throw new MalformedAdapterError("the GGUF is not a LoRA adapter (general.type, adapter.type)");
+    const alpha = m["adapter.lora.alpha"]?.value;
+    if (typeof alpha !== "number" || !(alpha > 0)) throw new MalformedAdapterError("the LoRA GGUF has no positive adapter.lora.alpha");
     const arch = m["general.architecture"]?.value;
-    if (arch !== archOf(config)) throw new Error(`${path}: a LoRA adapter of a ${String(arch)} model, not of this ${archOf(config)} base`);
+    if (arch !== archOf(config)) throw new AdapterMismatchError(`a LoRA adapter of a ${String(arch)} model, not of this ${archOf(config)} base`);
     const adapters: Record<string, LoraAdapter> = {};
     for (const t of file.tensors) {
+      const weight = t.name.replace(/\.lora_[ab]$/, "");
+      if (weight === t.name) throw new AdapterMismatchError(`tensor ${t.name} is not a LoRA half (<weight>${LORA_A} or ${LORA_B})`);
       if (!t.name.endsWith(LORA_A)) continue;
-      const weight = t.name.slice(0, -LORA_A.length);
       const rank = t.dims[1];
       const shapes = loraShapes(config, weight, rank);
       const bDims = file.tensors.find((x) => x.name === weight + LORA_B)?.dims;
-      if (t.dims.join() !== ggufDims(shapes.a).join() || bDims?.join() !== ggufDims(shapes.b).join()) {
-        throw new Error(`${path}: adapter of ${weight} has the wrong shape`);
+      if (!bDims) throw new AdapterMismatchError(`${weight} has ${LORA_A} without ${LORA_B}`);
+      if (t.dims.join() !== ggufDims(shapes.a).join() || bDims.join() !== ggufDims(shapes.b).join()) {
+        throw new AdapterMismatchError(`the adapter of ${weight} has dims [${t.dims}] and [${bDims}]; this base needs [${ggufDims(shapes.a)}] and [${ggufDims(shapes.b)}]`);
       }
       adapters[weight] = { a: file.readTensor(t.name), b: file.readTensor(weight + LORA_B), rank };
     }
+    const orphan = file.tensors.find((t) => t.name.endsWith(LORA_B) && !adapters[t.name.slice(0, -LORA_B.length)]);
+    if (orphan) throw new AdapterMismatchError(`${orphan.name} has no ${LORA_A}`);
     return { adapters, alpha: numberValue(m, "adapter.lora.alpha"), metadata: m };
   } finally {
     file.close();

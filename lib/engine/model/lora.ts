@@ -4,6 +4,7 @@
 // names, defaults, validation) and the adapters' layout in a ParameterSet; the math is in
 // layers/lora.ts. Adapters are keyed by the base weight's GGUF name ("blk.0.attn_q.weight") and
 // shaped as PEFT and llama.cpp store them, so they go straight to writeLoraGguf and back.
+import { AdapterMismatchError } from "../peft/adapter-errors";
 import { Prng } from "../prng";
 import { weightShapes, type LlamaConfig } from "./config";
 import type { ParameterSet, TensorShapes } from "./parameters";
@@ -70,7 +71,7 @@ export const loraWeightName = (layer: number, target: LoraTarget): string => `bl
 /** A [rank,in] and B [out,rank] for a weight W[out,in] of this model. */
 export function loraShapes(config: LlamaConfig, weight: string, rank: number): { a: [number, number]; b: [number, number] } {
   const shape = weightShapes(config)[weight];
-  if (shape?.length !== 2) throw new Error(`LoRA: ${weight} is not a matrix of this model`);
+  if (shape?.length !== 2) throw new AdapterMismatchError(`${weight} is not a projection of this base (${config.nLayers} layers)`);
   const [out, inDim] = shape;
   return { a: [rank, inDim], b: [out, rank] };
 }
