@@ -118,6 +118,19 @@ const CASES: Record<string, (w: World) => Case> = {
     };
   },
   listModels: () => ({ valid: { path: "/v1/models" }, foreign: null, forbidden: null }),
+  // Base models are the instance's: only its admins manage them.
+  listBaseModels: () => ({ valid: { path: "/v1/preview/base-models" }, foreign: null, forbidden: { as: "non-admin", path: "/v1/preview/base-models" } }),
+  listBaseModelCandidates: () => ({
+    valid: { path: "/v1/preview/base-models/candidates" }, foreign: null, forbidden: { as: "non-admin", path: "/v1/preview/base-models/candidates" },
+  }),
+  createBaseModel: () => {
+    const body = { name: "never/added", file: "missing.gguf" };
+    return { valid: { path: "/v1/preview/base-models", body }, foreign: null, forbidden: { as: "non-admin", path: "/v1/preview/base-models", body } };
+  },
+  deleteBaseModel: () => {
+    const path = `/v1/preview/base-models/${randomUUID()}`;
+    return { valid: { path }, foreign: null, forbidden: { as: "non-admin", path } };
+  },
   getUsage: (w) => ({
     valid: { path: "/v1/usage" },
     foreign: { path: `/v1/usage?team=${w.other.name}` },

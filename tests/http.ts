@@ -61,7 +61,8 @@ export async function api(method: string, url: string, options: ApiOptions = {})
   const headers: Record<string, string> = { host: new URL(BASE_URL).host, ...options.headers };
   const refusal = refuseMalformedTarget(pathname + search, headers.host);
   if (refusal) return refusal;
-  const route = ROUTE_FILES.find((r) => r.pattern.test(pathname));
+  // As in Next, a static segment wins over a dynamic one (/base-models/candidates over /base-models/{id}).
+  const route = ROUTE_FILES.filter((r) => r.pattern.test(pathname)).sort((a, b) => a.paramNames.length - b.paramNames.length)[0];
   if (!route) return new Response(JSON.stringify({ detail: "Not Found" }), { status: 404 });
   const match = pathname.match(route.pattern)!;
   const params: Record<string, string | string[]> = {};

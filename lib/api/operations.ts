@@ -1,4 +1,5 @@
 import * as identity from "@/lib/auth/operations";
+import * as baseModels from "@/lib/base-models/operations";
 import * as calls from "@/lib/calls/operations";
 import * as feedback from "@/lib/feedback/operations";
 import * as feedbackStats from "@/lib/feedback/stats-operations";
@@ -19,7 +20,7 @@ import type { Operation } from "@/lib/contract/operation";
 const isOperation = (value: unknown): value is Operation =>
   typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
 
-export const ALL_OPERATIONS: Operation[] = [identity, health, inference, calls, models, trainingEstimate, jobs, rlRuns, fromJudgement, files, feedback, feedbackStats, queues].flatMap((module) =>
+export const ALL_OPERATIONS: Operation[] = [identity, health, inference, baseModels, calls, models, trainingEstimate, jobs, rlRuns, fromJudgement, files, feedback, feedbackStats, queues].flatMap((module) =>
   Object.values(module).filter(isOperation),
 );
 
