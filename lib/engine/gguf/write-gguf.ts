@@ -1,7 +1,9 @@
-// GGUF v3 writer: header, metadata key/values, tensor infos, then 32-byte aligned tensor data (F32
-// from float arrays, or another ggml type's bytes as given).
+// GGUF v3 writer: header, metadata key/values, tensor infos, then aligned tensor data (F32 from float
+// arrays, or another ggml type's bytes as given).
 // Layout (ggml's gguf.h): "GGUF" u32 version, u64 n_tensors, u64 n_kv, kvs, tensor infos, padding,
-// data. Tensor data is streamed from the caller's arrays, never concatenated in memory.
+// data. The header needs only each tensor's type and size, so the file's size is known before any
+// tensor's bytes are made: a tensor's bytes come in pieces when they are written (ggufStream), so a
+// file larger than memory should hold is written, or streamed to a client, one piece at a time.
 
 import fs from "node:fs";
 import os from "node:os";
@@ -21,11 +23,48 @@ interface TensorHead {
 /** F32 values, or the encoded bytes of another ggml type (the caller encodes them). */
 export type GgufTensorToWrite = TensorHead & ({ data: Float32Array } | { ggmlType: number; bytes: Uint8Array });
 
-const tensorType = (t: GgufTensorToWrite) => ("bytes" in t ? t.ggmlType : GGML_TYPE_F32);
-const tensorBytes = (t: GgufTensorToWrite) => ("bytes" in t ? t.bytes : new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength));
+/** A tensor whose bytes are made as they are written, in pieces that add up to byteLength. */
+export interface GgufTensorInPieces extends TensorHead {
+  ggmlType: number;
+  byteLength: number;
+  pieces(): Iterable<Uint8Array>;
+}
+
+export interface GgufStream {
+  /** The whole file's size, known before any tensor's bytes are made. */
+  byteLength: number;
+  /** The file's bytes in order (header, then each tensor's pieces and padding); one pass. */
+  chunks(): Generator<Uint8Array>;
+}
+
+const inOnePiece = (t: GgufTensorToWrite): GgufTensorInPieces => {
+  if ("bytes" in t) return { name: t.name, dims: t.dims, ggmlType: t.ggmlType, byteLength: t.bytes.byteLength, pieces: () => [t.bytes] };
+  const count = t.dims.reduce((a, b) => a * b, 1);
+  if (count !== t.data.length) throw new Error(`GGUF writer: ${t.name} has ${t.data.length} values, dims say ${count}`);
+  const bytes = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
+  return { name: t.name, dims: t.dims, ggmlType: GGML_TYPE_F32, byteLength: bytes.byteLength, pieces: () => [bytes] };
+};
 
 /** Writes to `path` via a temporary file and a rename, so a reader never sees half a checkpoint. */
 export function writeGguf(path: string, metadata: GgufMetadata, tensors: GgufTensorToWrite[]): void {
+  writeGgufStream(path, ggufStream(metadata, tensors.map(inOnePiece)));
+}
+
+/** Writes a stream's chunks to `path` via a temporary file and a rename. */
+export function writeGgufStream(path: string, stream: GgufStream): void {
+  const tmp = `${path}.${process.pid}.tmp`;
+  const fd = fs.openSync(tmp, "w");
+  try {
+    for (const chunk of stream.chunks()) fs.writeSync(fd, chunk);
+  } finally {
+    fs.closeSync(fd);
+  }
+  fs.renameSync(tmp, path);
+}
+
+/** The file of `metadata` and `tensors`: its header is laid out now, each tensor's pieces made as
+ *  chunks() reaches them. */
+export function ggufStream(metadata: GgufMetadata, tensors: GgufTensorInPieces[]): GgufStream {
   if (os.endianness() !== "LE") throw new Error("GGUF writer: big-endian hosts are not supported");
   const alignment = metadata["general.alignment"]?.value ?? GGUF_DEFAULT_ALIGNMENT;
   if (typeof alignment !== "number") throw new Error("GGUF writer: general.alignment must be u32");
@@ -40,36 +79,35 @@ export function writeGguf(path: string, metadata: GgufMetadata, tensors: GgufTen
     writeValue(header, value);
   }
   let offset = 0;
-  const offsets: number[] = [];
   for (const t of tensors) {
-    const count = t.dims.reduce((a, b) => a * b, 1);
-    if ("data" in t && count !== t.data.length) throw new Error(`GGUF writer: ${t.name} has ${t.data.length} values, dims say ${count}`);
     header.string(t.name);
     header.u32(t.dims.length);
     for (const d of t.dims) header.u64(d);
-    header.u32(tensorType(t));
+    header.u32(t.ggmlType);
     header.u64(offset);
-    offsets.push(offset);
-    offset = alignUp(offset + tensorBytes(t).byteLength, alignment);
+    offset = alignUp(offset + t.byteLength, alignment);
   }
   header.zeros(alignUp(header.length, alignment) - header.length);
+  const headerBytes = header.bytes();
 
-  const tmp = `${path}.${process.pid}.tmp`;
-  const fd = fs.openSync(tmp, "w");
-  try {
-    fs.writeSync(fd, header.bytes());
-    const padding = new Uint8Array(alignment);
-    tensors.forEach((t, i) => {
-      const bytes = tensorBytes(t);
-      fs.writeSync(fd, bytes);
-      const end = offsets[i] + bytes.byteLength;
-      const next = i + 1 < offsets.length ? offsets[i + 1] : alignUp(end, alignment);
-      if (next > end) fs.writeSync(fd, padding, 0, next - end);
-    });
-  } finally {
-    fs.closeSync(fd);
-  }
-  fs.renameSync(tmp, path);
+  return {
+    byteLength: headerBytes.length + offset,
+    *chunks() {
+      yield headerBytes;
+      const padding = new Uint8Array(alignment);
+      for (const t of tensors) {
+        let written = 0;
+        for (const piece of t.pieces()) {
+          written += piece.byteLength;
+          if (written > t.byteLength) break;
+          yield piece;
+        }
+        if (written !== t.byteLength) throw new Error(`GGUF writer: ${t.name} gave ${written} bytes, ${t.byteLength} announced`);
+        const padded = alignUp(t.byteLength, alignment) - t.byteLength;
+        if (padded > 0) yield padding.subarray(0, padded);
+      }
+    },
+  };
 }
 
 export const alignUp = (n: number, alignment: number): number => Math.ceil(n / alignment) * alignment;

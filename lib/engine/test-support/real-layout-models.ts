@@ -22,11 +22,10 @@
 
 import { Prng } from "../prng";
 import { f32, str, u32, type GgufMetadata } from "../gguf/values";
-import { GGML_TYPE_F32 } from "../gguf/write-gguf";
+import { ggufStream, GGML_TYPE_F32, writeGgufStream, type GgufTensorInPieces } from "../gguf/write-gguf";
 import { randomNormal } from "../model/random-tensor";
 import { DEFAULT_TOKENIZER, headDimOf, type Llama3RopeScaling, type RealLayoutShape } from "./real-layout-shapes";
 import { realTokenizer, tokenizerGguf } from "./real-tokenizers";
-import { writeGgufLazily, type LazyTensor } from "./write-gguf-lazily";
 
 /** llama_ftype ALL_F32; MOSTLY_F16 is 1, MOSTLY_BF16 32 ("except 1d tensors"). */
 export const FILE_TYPE_ALL_F32 = 0;
@@ -181,15 +180,15 @@ export function writeRealLayoutModel(path: string, shape: RealLayoutShape, optio
   const { seed = 1, weights } = options;
   const name = options.name ?? `random ${shape.arch} ${shape.dim}x${shape.nLayers}`;
   const f32Bytes = (v: Float32Array) => new Uint8Array(v.buffer, v.byteOffset, v.byteLength);
-  const tensors = realLayoutTensors(shape).map((t): LazyTensor => {
+  const tensors = realLayoutTensors(shape).map((t): GgufTensorInPieces => {
     const encoder = t.dims.length === 2 ? weights : undefined;
     return {
       name: t.name,
       dims: t.dims,
       ggmlType: encoder?.ggmlType ?? GGML_TYPE_F32,
       byteLength: encoder ? encoder.byteLength(t.dims) : 4 * count(t.dims),
-      bytes: () => (encoder ? encoder.encode(t.values(seed), t.dims) : f32Bytes(t.values(seed))),
+      pieces: () => [encoder ? encoder.encode(t.values(seed), t.dims) : f32Bytes(t.values(seed))],
     };
   });
-  writeGgufLazily(path, realLayoutMetadata(shape, name, weights?.fileType), tensors);
+  writeGgufStream(path, ggufStream(realLayoutMetadata(shape, name, weights?.fileType), tensors));
 }
