@@ -1,5 +1,7 @@
 import type { z } from "zod";
 import { badRequest } from "@/lib/contract/errors";
+import { activationBytesPerToken, recomputesForRows } from "@/lib/engine/model/activations";
+import { engineLoraConfig } from "@/lib/training/models/lora-settings";
 import { trainableBase } from "@/lib/training/trainable-base";
 import { adapterSize } from "./adapter-size";
 import { readBaseShape } from "./base-shape";
@@ -17,11 +19,13 @@ export async function estimateTraining(query: z.output<typeof trainingEstimateQu
     throw badRequest(`The base model '${base.name}' cannot be read: ${(error as Error).message}`);
   }
   const adapter = adapterSize(shape.config, { rank: query.rank, target_modules: query.target_modules });
+  const lora = engineLoraConfig({ rank: query.rank, alpha: 2 * query.rank, dropout: 0, target_modules: query.target_modules });
   const cost =
     query.steps && query.tokens
       ? estimateTrainingCost({
-          parameters: shape.parameters, weightType: shape.weightType, weightBytes: shape.weightBytes, dim: shape.config.dim, layers: shape.config.nLayers,
-          adapterParameters: adapter.parameters, steps: query.steps, tokens: query.tokens,
+          parameters: shape.parameters, weightType: shape.weightType, weightBytes: shape.weightBytes, adapterParameters: adapter.parameters,
+          activationBytesPerToken: (rows) => activationBytesPerToken(shape.config, lora, recomputesForRows(shape.config, lora, rows)),
+          steps: query.steps, tokens: query.tokens,
         })
       : null;
   return {

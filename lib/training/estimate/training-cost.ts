@@ -1,3 +1,7 @@
+import { activationBytesPerToken } from "@/lib/engine/model/activations";
+import type { LlamaConfig } from "@/lib/engine/model/config";
+import { DEFAULT_LORA_CONFIG } from "@/lib/engine/model/lora";
+
 // What a LoRA job will cost, estimated from bench:lora's measured numbers (README, "Models and
 // inference"; docs/decisions.md, "What a job will cost"). An estimate: the speed depends on the
 // machine far more than on the code, so the time is a range between the two machines measured.
@@ -7,9 +11,10 @@
 // from the measured rows for the base's weight type, interpolated in log(parameters) between the two
 // measured shapes and held at the nearer one outside them.
 // Memory: the base in its file's encoding + the adapter with its gradient and Adam's two moments
-// (4 float32 each) + activations per token of a step (backward recomputes each block, so they grow
-// with the residual stream: dim × layers) + what the run holds regardless (read from the
-// measurement as what the other terms leave).
+// (4 float32 each) + the step's activations as the engine will hold them (lib/engine/model/activations.ts:
+// every block's while they fit in 1.5 GiB, else recomputed block by block) + what the run holds
+// regardless (the output head's chunk, the runtime), read from the measurement as what the other
+// terms leave.
 
 export const BENCH_LORA_SOURCE =
   "npm run bench:lora (README): a LoRA SFT step at rank 16 on every projection, 512 tokens in the loss, 2 vCPUs, random weights in the published shapes; " +
@@ -27,11 +32,13 @@ export const BENCH_LORA_TRAINING: readonly { shape: string; parameters: number; 
 
 const GIB = 2 ** 30;
 
-/** Peak RSS (VmHWM) of the Qwen2.5-0.5B Q8_0 job, a process of its own (zen4), at two step sizes. */
+/** Peak RSS (VmHWM) of the Qwen2.5-0.5B Q8_0 job at rank 16 on every projection, a process of its own
+ *  (zen4, at 94853fc, when every LoRA step recomputed its blocks), at two step sizes. */
 export const BENCH_LORA_MEMORY = {
   shape: "Qwen2.5-0.5B",
-  dim: 896,
-  layers: 24,
+  config: {
+    arch: "qwen2", vocabSize: 151_936, dim: 896, nLayers: 24, nHeads: 14, nKvHeads: 2, ffnDim: 4864, contextLength: 32_768, ropeBase: 1e6, normEps: 1e-6, qkvBias: true, tiedOutput: true,
+  } satisfies LlamaConfig,
   /** The Q8_0 file's weights as held (README: ~0.53 GB). */
   weightBytes: 0.53e9,
   /** Rank 16 on every projection: 24 × 366,592. */
@@ -45,12 +52,13 @@ export const BENCH_LORA_MEMORY = {
 /** An adapter parameter's value, gradient and Adam's two moments, float32 each. */
 const ADAPTER_TRAINING_BYTES = 16;
 
-const [small, large] = BENCH_LORA_MEMORY.peaks;
-/** Activations per token of a step on the measured shape. */
-const MEASURED_BYTES_PER_TOKEN = (large.bytes - small.bytes) / (large.tokensPerStep - small.tokensPerStep);
-/** What the measured run held besides the base, the adapter's training state and the activations. */
+const measured = BENCH_LORA_MEMORY.peaks[0];
+/** What the measured run held besides the base, the adapter's training state and the (recomputed) activations. */
 export const RUN_OVERHEAD_BYTES =
-  small.bytes - BENCH_LORA_MEMORY.weightBytes - ADAPTER_TRAINING_BYTES * BENCH_LORA_MEMORY.adapterParameters - MEASURED_BYTES_PER_TOKEN * small.tokensPerStep;
+  measured.bytes -
+  BENCH_LORA_MEMORY.weightBytes -
+  ADAPTER_TRAINING_BYTES * BENCH_LORA_MEMORY.adapterParameters -
+  measured.tokensPerStep * activationBytesPerToken(BENCH_LORA_MEMORY.config, DEFAULT_LORA_CONFIG, true);
 
 /** The measured row for a stored weight type: quantized types train like Q8_0 (an integer-block
  *  product), float ones (F32, F16, BF16) like F16. */
@@ -63,9 +71,9 @@ export interface CostInput {
   weightType: string;
   /** The bytes the base's weights take as stored (about its file's size). */
   weightBytes: number;
-  dim: number;
-  layers: number;
   adapterParameters: number;
+  /** Activation bytes per token row of a step of this many tokens, as the engine runs it. */
+  activationBytesPerToken: (tokensPerStep: number) => number;
   steps: number;
   /** Tokens the job trains on, over every step. */
   tokens: number;
@@ -98,8 +106,8 @@ export function estimateTrainingCost(input: CostInput): CostEstimate {
     high: parameterTokensPerSecond(input.parameters, weights, "fast") / input.parameters,
   };
   const tokensPerStep = input.steps > 0 ? Math.ceil(input.tokens / input.steps) : 0;
-  const bytesPerToken = (MEASURED_BYTES_PER_TOKEN * (input.dim * input.layers)) / (BENCH_LORA_MEMORY.dim * BENCH_LORA_MEMORY.layers);
-  const peakMemoryBytes = input.weightBytes + RUN_OVERHEAD_BYTES + ADAPTER_TRAINING_BYTES * input.adapterParameters + bytesPerToken * tokensPerStep;
+  const activations = tokensPerStep * input.activationBytesPerToken(tokensPerStep);
+  const peakMemoryBytes = input.weightBytes + RUN_OVERHEAD_BYTES + ADAPTER_TRAINING_BYTES * input.adapterParameters + activations;
   return {
     steps: input.steps,
     tokens: input.tokens,
