@@ -2,18 +2,21 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
-import { useWorkspace } from "@/components/identity/queries";
+import { useMe, useWorkspace } from "@/components/identity/queries";
 
 const TABS = [
-  { href: "/settings/api-keys", label: "API keys", team: true },
-  { href: "/settings/teams", label: "Teams and members", team: true },
-  { href: "/settings/account", label: "Account", team: false },
+  { href: "/settings/api-keys", label: "API keys", team: true, admin: false },
+  { href: "/settings/teams", label: "Teams and members", team: true, admin: false },
+  { href: "/settings/account", label: "Account", team: false, admin: false },
+  { href: "/settings/base-models", label: "Base models", team: true, admin: true },
 ];
 
 export function SettingsTabs() {
   const pathname = usePathname();
   const { data: workspace } = useWorkspace();
-  const tabs = TABS.filter((tab) => !tab.team || workspace?.role !== "annotator");
+  const { data: me } = useMe();
+  // Base models are the instance's: only its admins see the tab (the page says so to anyone else).
+  const tabs = TABS.filter((tab) => (!tab.team || workspace?.role !== "annotator") && (!tab.admin || me?.user.is_admin));
   return (
     <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-zinc-200">
       {tabs.map((tab) => {
