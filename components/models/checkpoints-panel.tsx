@@ -3,6 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { useCheckpointJobs, type CheckpointJob } from "@/components/models/checkpoint-jobs";
+import { CheckpointDownloadMenu } from "@/components/models/checkpoint-download-menu";
 import { CheckpointWarnings } from "@/components/models/checkpoint-warnings";
 import { DeleteCheckpointsDialog } from "@/components/models/delete-checkpoints-dialog";
 import { MetricValues } from "@/components/models/metric-values";
@@ -113,7 +114,10 @@ function CheckpointRow({ model, checkpoint, job, selected, onToggle }: { model: 
         )}
       </Td>
       <Td className="text-right">
-        <OpenInPlayground model={inferenceName(model, checkpoint.step)} label="Open in playground" compact />
+        <div className="inline-flex items-center gap-1.5">
+          <OpenInPlayground model={inferenceName(model, checkpoint.step)} label="Open in playground" compact />
+          <CheckpointDownloadMenu model={model} step={checkpoint.step} />
+        </div>
       </Td>
     </Tr>
   );
