@@ -1,6 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import fs from "node:fs";
+import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import { readLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
 import { absoluteCheckpointPath } from "@/lib/training/jobs/job-files";
@@ -10,7 +12,7 @@ import { jobStateDir, removeStatesOfEndedJobs } from "@/lib/training/jobs/saved-
 import { eventPage, jobSchema, type JobDto } from "@/lib/training/jobs/schemas";
 import { useTempDataDir } from "./data-dir";
 import { api, json } from "./http";
-import { createTestUser, type TestUser } from "./factories";
+import { createTestUser, uniqueName, type TestUser } from "./factories";
 import { installInferenceModels, type InferenceFixture } from "./inference-fixture";
 import { allEvents as allEventsOf, getJob as getJobOf, TEST_RUNNER_SETTINGS, waitFinished as waitFinishedOf } from "./training-api";
 
@@ -23,21 +25,30 @@ let user: TestUser;
 let runner: TrainingRunner;
 useTempDataDir("jobs");
 
+/** A base an admin added by API from ANNEAL_MODELS_DIR, with a Hugging Face name (as ART names bases). */
+const HF_BASE = { name: uniqueName("jobs/hf-base"), hfName: uniqueName("Qwen/Qwen2.5-0.5B-Instruct") };
+
 beforeAll(async () => {
   fixture = installInferenceModels();
   user = await createTestUser();
+  fs.copyFileSync(fixture.files.model, path.join(dataPaths().models, "hf-base.gguf"));
+  const admin = await createTestUser({ admin: true });
+  const added = await json(api("POST", "/v1/preview/base-models", { bearer: admin.key, body: { name: HF_BASE.name, file: "hf-base.gguf", hf_name: HF_BASE.hfName } }));
+  expect(added.status, JSON.stringify(added.body)).toBe(201);
   runner = new TrainingRunner(TEST_RUNNER_SETTINGS);
   await runner.start();
 });
 afterAll(async () => {
   await runner.stop();
+  await getDb().model.deleteMany({ where: { baseModel: HF_BASE.name } });
+  await getDb().baseModelEntry.deleteMany({ where: { name: HF_BASE.name } });
   fixture.remove();
 });
 
-async function createModel(name: string) {
-  const res = await json(api("POST", "/v1/preview/models", { bearer: user.key, body: { project: "jobs", name, base_model: "test/tiny" } }));
+async function createModel(name: string, baseModel = "test/tiny") {
+  const res = await json(api("POST", "/v1/preview/models", { bearer: user.key, body: { project: "jobs", name, base_model: baseModel } }));
   expect(res.status).toBe(200);
-  return res.body as { id: string; entity: string; project: string; name: string };
+  return res.body as { id: string; entity: string; project: string; name: string; base_model: string };
 }
 
 const SFT_EXAMPLES = Array.from({ length: 6 }, (_, i) => ({
@@ -171,8 +182,13 @@ describe("SFT jobs", () => {
 });
 
 describe("RL jobs and ART's client loop", () => {
-  it("replays ART's polling loop: after-cursor, training_started re-delivered, terminal event, then the newest checkpoint", async () => {
-    const model = await createModel("rl-art");
+  // ART's TrainableModel(base_model=…) names its base as Hugging Face does: a base added by API with that hf_name.
+  it.each([
+    { base: "a models-file base by its name", baseModel: "test/tiny", stored: "test/tiny" },
+    { base: "a base added by API by its hf_name", baseModel: HF_BASE.hfName, stored: HF_BASE.name },
+  ])("replays ART's client on $base: create, log, RL job, polling loop (after-cursor, training_started re-delivered, terminal event), then the newest checkpoint served", async ({ baseModel, stored }) => {
+    const model = await createModel(`rl-art-${stored === "test/tiny" ? "file" : "api"}`, baseModel);
+    expect(model).toMatchObject({ base_model: stored });
     const name = `${model.entity}/${model.project}/${model.name}`;
     const groups = [];
     for (let g = 0; g < 2; g++) {
@@ -186,6 +202,9 @@ describe("RL jobs and ART's client loop", () => {
         exceptions: [], metadata: {},
       });
     }
+    // ART logs each step's groups before training on them.
+    const logged = await json(api("POST", `/v1/preview/models/${model.id}/log`, { bearer: user.key, body: { split: "train", trajectory_groups: groups } }));
+    expect(logged.status, JSON.stringify(logged.body)).toBe(200);
     const config = { learning_rate: null, advantage_balance: null, epsilon: null, epsilon_high: null, importance_sampling_level: null,
       kimi_k2_tau: null, mask_prob_ratio: null, max_negative_advantage_importance_sampling_weight: null, ppo: null, precalculate_logprobs: null, scale_rewards: null };
     const created = await json(api("POST", "/v1/preview/training-jobs", { bearer: user.key, body: { model_id: model.id, trajectory_groups: groups, experimental_config: config } }));
