@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseModelName, hfNamesSchema } from "@/lib/inference/base-models";
+import { baseModelName, hfNamesSchema } from "@/lib/inference/base-model-names";
 
 // The base-models API (instance admins): every base the instance lists, GGUF files under
 // ANNEAL_MODELS_DIR that could be added, adding one (stored in the database) and removing one.

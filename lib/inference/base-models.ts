@@ -5,6 +5,7 @@ import { getEnv } from "@/lib/config/env";
 import { dataPaths } from "@/lib/config/paths";
 import { AppError } from "@/lib/contract/errors";
 import { getDb } from "@/lib/db/client";
+import { baseModelName, hfNamesSchema } from "@/lib/inference/base-model-names";
 import type { CorpusVersion } from "@/lib/engine/corpus/generate";
 import { untrainableReason } from "@/lib/engine/gguf/trainable-check";
 
@@ -98,14 +99,10 @@ export const TINY_CHAT: GgufBaseModel = {
 /** Shipped in models/, default first. */
 export const SHIPPED_MODELS: readonly GgufBaseModel[] = [TINY_CHAT_2, TINY_CHAT];
 
-export const baseModelName = z.string().min(1).max(256).regex(/^[A-Za-z0-9][A-Za-z0-9._/-]*$/, "letters, digits, . _ - and /");
-const modelName = baseModelName;
-/** One Hugging Face name or a list of them, as a models-file entry or the API takes it. */
-export const hfNamesSchema = z.union([modelName, z.array(modelName).max(16)]).transform((names) => [...new Set([names].flat())]);
 const modelsFileSchema = z.array(
   z.union([
     z.object({
-      name: modelName,
+      name: baseModelName,
       hf_name: hfNamesSchema.default([]),
       gguf: z.string().min(1),
       description: z.string().default(""),
@@ -118,7 +115,7 @@ const modelsFileSchema = z.array(
         .optional(),
     }),
     z.object({
-      name: modelName,
+      name: baseModelName,
       hf_name: hfNamesSchema.default([]),
       upstream: z.string().url().describe("The server's OpenAI API base, e.g. http://vllm:8000/v1"),
       upstream_model: z.string().min(1).optional(),
