@@ -7,6 +7,7 @@ import { defaultTeamName } from "@/lib/auth/projects";
 import { requireInReach, resolveTeamAccess, teamIdsAllowing } from "@/lib/auth/team-access";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
+import { attachment, streamFile } from "@/lib/http/attachment";
 import { uuid7 } from "@/lib/db/uuid7";
 import { AppError, notFound } from "@/lib/contract/errors";
 import { CURSOR_SELECT, isUuid, pageByCreation } from "@/lib/contract/pagination";
@@ -142,23 +143,9 @@ const contentType = (filename: string) =>
 /** GET /v1/files/{id}/content: the bytes, streamed from disk. */
 export async function getFileContent(principal: Principal, fileId: string): Promise<Response> {
   const file = await findFileForCaller(principal, fileId);
-  let handle: fs.promises.FileHandle;
-  try {
-    handle = await fs.promises.open(file.absolutePath, "r");
-  } catch (error) {
-    // Deleted between the lookup and the open.
-    if ((error as NodeJS.ErrnoException).code === "ENOENT") throw notFound(`File '${fileId}' not found.`);
-    throw error;
-  }
-  const { size } = await handle.stat();
-  const stream = fs.createReadStream("", { fd: handle });
-  return new Response(Readable.toWeb(stream) as ReadableStream<Uint8Array>, {
-    headers: {
-      "content-type": contentType(file.filename),
-      "content-length": String(size),
-      "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(file.filename)}`,
-    },
-  });
+  const response = await streamFile(file.absolutePath, { "content-type": contentType(file.filename), "content-disposition": attachment(file.filename) });
+  if (!response) throw notFound(`File '${fileId}' not found.`);
+  return response;
 }
 
 /** DELETE /v1/files/{id}: the row first (so the file is gone for every reader at once), then the

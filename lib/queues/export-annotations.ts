@@ -1,4 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
+import { attachment } from "@/lib/http/attachment";
 import { roleAllows } from "@/lib/auth/principal";
 import { INPUT_TEXT, OUTPUT_TEXT } from "@/lib/calls/list-calls";
 import { csvText } from "@/lib/contract/csv";
@@ -67,7 +68,7 @@ export async function exportAnnotations(principal: Principal, queueId: string, q
   return new Response(body, {
     headers: {
       "content-type": query.format === "jsonl" ? "application/jsonl; charset=utf-8" : "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename*=UTF-8''${encodeURIComponent(name)}`,
+      "content-disposition": attachment(name),
     },
   });
 }
