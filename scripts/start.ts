@@ -8,7 +8,7 @@ import { dataDir, getEnv } from "@/lib/config/env";
 import { ensureDataDirs } from "@/lib/config/paths";
 import { closeDatabase, getDatabase } from "@/lib/db/client";
 import { migrate } from "@/lib/db/migrate";
-import { configuredBaseModels } from "@/lib/inference/base-models";
+import { baseModelCatalogue, configuredBaseModels } from "@/lib/inference/base-models";
 import { embeddedEngine } from "@/lib/inference/engine";
 import { runnerSettingsFromEnv, TrainingRunner } from "@/lib/training/jobs/runner";
 import { RlRunDriver, runDriverSettings } from "@/lib/training/rl-runs/run-driver";
@@ -44,6 +44,9 @@ async function main() {
   if (applied.length) progress.step(`applied migrations: ${applied.join(", ")}`);
   progress.step("initialising the instance");
   const report = await bootstrapInstance(env);
+  for (const base of (await baseModelCatalogue()).shadowed) {
+    console.warn(`anneal: warning: the base model '${base.name}' added through the API is not served: a shipped or models-file base has its name or one of its hf_names`);
+  }
 
   progress.step("starting the web server");
   const server = await serveNext({ root, host: env.HOST, port: env.PORT });

@@ -253,6 +253,23 @@ describe("two models-file entries claiming one name", () => {
   });
 });
 
+describe("npm start", () => {
+  it("stops (exit 1) when two models-file entries claim one name, naming both", async () => {
+    const listing = path.join(fixture.files.dir, "clashing-start.json");
+    fs.writeFileSync(listing, JSON.stringify([{ name: "t/one", gguf: "tiny.gguf", hf_name: "Org/Same" }, { name: "t/two", gguf: "tiny.gguf", hf_name: ["Org/Same"] }]));
+    const start = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
+      cwd: process.cwd(),
+      env: { ...process.env, ANNEAL_MODELS_FILE: listing, ANNEAL_DEFAULT_MODEL: "", DATABASE_URL: "" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    start.stderr!.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => start.on("exit", resolve));
+    expect(code).toBe(1);
+    expect(stderr).toContain("anneal: Two base models claim the name 'Org/Same': ANNEAL_MODELS_FILE's entry 1 ('t/one') and ANNEAL_MODELS_FILE's entry 2 ('t/two').");
+  }, 60_000);
+});
+
 // Another process training on a base added after it started: a worker (npm run worker) on the shared
 // PostgreSQL database (TEST_DATABASE_URL in npm test).
 describe.skipIf(!process.env.DATABASE_URL)("a worker process", { timeout: 150_000 }, () => {
