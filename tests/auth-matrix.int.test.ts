@@ -147,6 +147,8 @@ const CASES: Record<string, (w: World) => Case> = {
   ...modelRouteCases("deleteModel", ""),
   ...modelRouteCases("listCheckpoints", "/checkpoints"),
   ...modelRouteCases("deleteCheckpoints", "/checkpoints", { steps: [1] }),
+  ...modelRouteCases("importCheckpoint", "/checkpoints", new Uint8Array(Buffer.from("GGUF"))),
+  ...modelRouteCases("downloadCheckpoint", "/checkpoints/1/download"),
   ...modelRouteCases("logTrajectories", "/log", { split: "val", trajectory_groups: [] }),
   listTrainedModels: (w) => ({
     valid: { path: "/v1/preview/models" },

@@ -79,6 +79,11 @@ export async function api(method: string, url: string, options: ApiOptions = {})
   let body: BodyInit | undefined = options.rawBody as BodyInit | undefined;
   // A FormData body is sent as multipart/form-data (the Request sets the boundary).
   if (options.body instanceof FormData) body = options.body;
+  // Bytes are sent as they are (a binary upload), as application/octet-stream unless told.
+  else if (options.body instanceof Uint8Array) {
+    body = options.body as BodyInit;
+    headers["content-type"] ??= "application/octet-stream";
+  }
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";

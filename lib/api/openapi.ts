@@ -52,11 +52,17 @@ function describe(op: Operation) {
     tags: [op.tag],
     security: op.auth === "public" ? [] : [{ [op.auth === "bearer" ? "bearerAuth" : "basicAuth"]: [] }],
     parameters: [...parameters(op.params, "path"), ...parameters(op.query, "query")],
-    requestBody: op.body
-      ? { required: true, description: BODY_RULES, content: { [op.bodyKind === "multipart" ? "multipart/form-data" : "application/json"]: { schema: jsonSchema(op.body, "input") } } }
-      : undefined,
+    requestBody: op.body ? requestBody(op, op.body) : undefined,
     responses,
   };
+}
+
+function requestBody(op: Operation, body: z.ZodType) {
+  if (op.bodyKind === "binary") {
+    const bytes = { schema: { type: "string", format: "binary" } };
+    return { required: true, description: "The file's bytes as they are (not JSON).", content: Object.fromEntries((op.binaryTypes ?? ["application/octet-stream"]).map((type) => [type, bytes])) };
+  }
+  return { required: true, description: BODY_RULES, content: { [op.bodyKind === "multipart" ? "multipart/form-data" : "application/json"]: { schema: jsonSchema(body, "input") } } };
 }
 
 // How every body is read (docs/contract.md), said on each body and in the document's description.

@@ -33,9 +33,12 @@ export interface Operation<
   status?: number;
   /** Body size limit in bytes (default 1 MiB). */
   bodyLimit?: number;
-  /** How the body is read: JSON (default) or a multipart/form-data upload, whose fields (File
-   *  objects for file parts, strings otherwise) are what `body` validates. */
-  bodyKind?: "json" | "multipart";
+  /** How the body is read: JSON (default), a multipart/form-data upload, whose fields (File
+   *  objects for file parts, strings otherwise) are what `body` validates, or raw bytes (a
+   *  Uint8Array, validated by `body`) of one of `binaryTypes`. */
+  bodyKind?: "json" | "multipart" | "binary";
+  /** A binary body's content types, as the OpenAPI document lists them. */
+  binaryTypes?: readonly string[];
   /** Accept NaN/Infinity/-Infinity literals in the JSON body (as missing values). */
   nonStandardJson?: boolean;
   /** Top-level body fields holding the client's own JSON, where null is a value: "null means

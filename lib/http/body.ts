@@ -11,12 +11,11 @@ export function tooLarge(limit: number): AppError {
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
 
-/** Reads the body as UTF-8 text, refusing (413) as soon as it passes `limit` bytes; bytes that are
- *  not UTF-8 are a 422 rather than silently replaced by U+FFFD. */
-export async function readBodyText(req: Request, limit: number): Promise<string> {
+/** Reads the body's bytes, refusing (413) as soon as it passes `limit` bytes. */
+export async function readBodyBytes(req: Request, limit: number): Promise<Uint8Array> {
   const declared = Number(req.headers.get("content-length") ?? NaN);
   if (Number.isFinite(declared) && declared > limit) throw tooLarge(limit);
-  if (!req.body) return "";
+  if (!req.body) return new Uint8Array(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -30,8 +29,15 @@ export async function readBodyText(req: Request, limit: number): Promise<string>
     }
     chunks.push(value);
   }
+  return Buffer.concat(chunks);
+}
+
+/** Reads the body as UTF-8 text, refusing (413) as soon as it passes `limit` bytes; bytes that are
+ *  not UTF-8 are a 422 rather than silently replaced by U+FFFD. */
+export async function readBodyText(req: Request, limit: number): Promise<string> {
+  const bytes = await readBodyBytes(req, limit);
   try {
-    return UTF8.decode(Buffer.concat(chunks));
+    return UTF8.decode(bytes);
   } catch {
     throw invalid(["body"], "The body is not valid UTF-8.", "json_invalid");
   }

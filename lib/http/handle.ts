@@ -3,7 +3,7 @@ import type { z } from "zod";
 import { authenticate } from "@/lib/auth/authenticate";
 import type { Principal } from "@/lib/auth/principal";
 import { DEFAULT_BODY_LIMIT } from "@/lib/contract/body-limits";
-import { readBodyText } from "@/lib/http/body";
+import { readBodyBytes, readBodyText } from "@/lib/http/body";
 import { AppError, ValidationError, forbidden } from "@/lib/contract/errors";
 import { boundExceededError } from "@/lib/db/bound-errors";
 import { parseJsonBody } from "@/lib/http/json";
@@ -54,6 +54,7 @@ async function readBody(req: Request, operation: Operation): Promise<unknown> {
   if (operation.bodyKind === "multipart") {
     return checkRequestValues("body", await readMultipartBody(req, operation.bodyLimit ?? DEFAULT_BODY_LIMIT));
   }
+  if (operation.bodyKind === "binary") return readBodyBytes(req, operation.bodyLimit ?? DEFAULT_BODY_LIMIT);
   const text = await readBodyText(req, operation.bodyLimit ?? DEFAULT_BODY_LIMIT);
   if (text.trim() === "") return undefined;
   return checkRequestValues("body", parseJsonBody(text, operation.nonStandardJson ?? false), { dropNulls: true, keepNullsIn: operation.keepNullsIn });

@@ -1,6 +1,7 @@
 import fs from "node:fs";
 import { toStorableJson } from "@/lib/call-log/call-recorder";
 import { getDb } from "@/lib/db/client";
+import { recordCheckpoint } from "@/lib/training/models/record-checkpoint";
 import type { JobReport } from "./job-report";
 import type { LoadedJob } from "./load-job-task";
 import { insertEvent, lockOwnedJob } from "./queue";
@@ -12,12 +13,7 @@ import { insertEvent, lockOwnedJob } from "./queue";
 export async function completeJob(job: LoadedJob, workerId: string, metrics: Record<string, number>, stepsDone: number, report: JobReport | null = null): Promise<boolean> {
   const committed = await getDb().$transaction(async (tx) => {
     if (!(await lockOwnedJob(tx, job.jobId, workerId))) return false;
-    const { currentStep: step } = await tx.model.update({
-      where: { id: job.modelId },
-      data: { currentStep: { increment: 1 } },
-      select: { currentStep: true },
-    });
-    await tx.checkpoint.create({ data: { modelId: job.modelId, step, metrics, file: job.checkpointFile, format: job.checkpointFormat } });
+    const step = await recordCheckpoint(tx, { modelId: job.modelId, metrics, file: job.checkpointFile, format: job.checkpointFormat });
     await tx.trainingJob.update({
       where: { id: job.jobId },
       data: {

@@ -10,6 +10,11 @@ export function checkpointFileFor(modelId: string, jobId: string, attempt: numbe
   return path.join(modelId, `${jobId}-a${attempt}.gguf`);
 }
 
+/** An uploaded adapter's checkpoint (POST .../checkpoints): checkpoints/<model id>/import-<id>.gguf. */
+export function importedCheckpointFileFor(modelId: string, importId: string): string {
+  return path.join(modelId, `import-${importId}.gguf`);
+}
+
 export const absoluteCheckpointPath = (file: string) => path.resolve(dataPaths().checkpoints, file);
 
 export const optimizerStatePath = (ggufPath: string) => ggufPath.replace(/\.gguf$/, "") + ".optim";

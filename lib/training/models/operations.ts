@@ -20,6 +20,7 @@ import {
   trajectoryGroupsQuery,
 } from "@/lib/training/models/schemas";
 import { checkpointFeedbackSchema } from "./checkpoint-feedback-schema";
+import { checkpointDownloadQuery, checkpointImportBody, checkpointImportQuery, checkpointParams, importedCheckpointSchema } from "./checkpoint-transfer-schemas";
 
 // Models, checkpoints and logs (spec §4.2), and the feedback on the calls each checkpoint served.
 // Python clients may send NaN/Infinity literals here.
@@ -58,6 +59,21 @@ export const deleteCheckpointsOp = defineOperation({
   id: "deleteCheckpoints", method: "DELETE", path: "/v1/preview/models/{model_id}/checkpoints", tag: "Models", auth: "bearer",
   summary: "Delete checkpoints by step",
   params: modelParams, body: deleteCheckpointsBody, response: deletedCheckpointsSchema,
+});
+
+export const importCheckpointOp = defineOperation({
+  id: "importCheckpoint", method: "POST", path: "/v1/preview/models/{model_id}/checkpoints", tag: "Models", auth: "bearer", status: 201,
+  bodyKind: "binary", binaryTypes: ["application/zip", "application/octet-stream"], bodyLimit: LARGE_BODY_LIMIT,
+  summary:
+    "Import a LoRA adapter trained elsewhere as the model's next checkpoint: a zipped PEFT directory (application/zip) or a GGUF LoRA " +
+    "(application/octet-stream), of the model's base, rank, alpha and modules; served at once",
+  params: modelParams, query: checkpointImportQuery, body: checkpointImportBody, response: importedCheckpointSchema,
+});
+
+export const downloadCheckpointOp = defineOperation({
+  id: "downloadCheckpoint", method: "GET", path: "/v1/preview/models/{model_id}/checkpoints/{step}/download", tag: "Models", auth: "bearer",
+  summary: "A checkpoint as a file: its GGUF LoRA adapter, a PEFT zip, the base with the adapter merged (F16 GGUF), or a full-weights GGUF",
+  params: checkpointParams, query: checkpointDownloadQuery,
 });
 
 export const logTrajectoriesOp = defineOperation({
