@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import type { z } from "zod";
 import type { Principal } from "@/lib/auth/principal";
 import { badRequest, conflict, notFound } from "@/lib/contract/errors";
 import { getDb } from "@/lib/db/client";
@@ -6,9 +7,7 @@ import { untrainableReason } from "@/lib/engine/gguf/trainable-check";
 import { baseModelCatalogue, forgetDatabaseBaseModels, namesOf, type BaseModel } from "@/lib/inference/base-models";
 import { ggufFacts, toBaseModelInfo, toCandidate } from "./base-model-info";
 import { modelsDirFile, modelsDirGgufs } from "./models-dir";
-import type { BaseModelCandidate, BaseModelInfo } from "./schemas";
-import type { createBaseModelBody } from "./schemas";
-import type { z } from "zod";
+import type { BaseModelCandidate, BaseModelInfo, createBaseModelBody } from "./schemas";
 
 // The base-models API's domain: list every base (served, then shadowed database entries), the GGUFs under
 // ANNEAL_MODELS_DIR that could be added, add one to the database, remove one. Callers are instance admins
