@@ -43,6 +43,8 @@ for (const [cols, outs] of SHAPES) {
     ["F32", packedWeightFromF32(w32, outs, cols)],
     ["F16", packedWeight(GGML_TYPE.F16, outs, cols, new Uint8Array(encodeF16(w32).buffer))],
     ["Q8_0", packedWeight(GGML_TYPE.Q8_0, outs, cols, ggmlQuantizeRows(GGML_TYPE.Q8_0, w32, cols))],
+    ["Q4_K", packedWeight(GGML_TYPE.Q4_K, outs, cols, ggmlQuantizeRows(GGML_TYPE.Q4_K, w32, cols))],
+    ["Q6_K", packedWeight(GGML_TYPE.Q6_K, outs, cols, ggmlQuantizeRows(GGML_TYPE.Q6_K, w32, cols))],
   ];
   const [X, dY, C, dX] = [random(M * cols), random(M * outs), new Float32Array(M * outs), new Float32Array(M * cols)];
   const flops = 2 * M * outs * cols;

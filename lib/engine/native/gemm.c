@@ -316,8 +316,11 @@ static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
 static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float* X, int M, float* C, int accumulate);
 static int amx_f16_order(const packed_weight* w);
 static int int8_block_order(const packed_weight* w);
+static int kquant_matmul(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate);
 
 static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
+  const int kquant = kquant_matmul(ctx, w, X, M, C, accumulate);  // K-quants in ggml's integer order
+  if (kquant) return kquant < 0 ? -1 : 0;
   kernel_scratch* s = &ctx->scratch[0];
   const size_t n = (size_t)M * w->cols;
   const int round = w->type != GGML_F32 && !amx_f16_order(w) && n > 0;

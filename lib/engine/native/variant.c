@@ -5,6 +5,7 @@
 #include "packed.c"
 #include "gemm.c"
 #include "float_lanes.c"
+#include "kquant.c"
 #include "ggml_math.c"
 #include "attention.c"
 #include "rmsnorm.c"
