@@ -37,7 +37,7 @@ let peftZip: Uint8Array;
 let ggufLora: Uint8Array;
 
 beforeAll(async () => {
-  fixture = installInferenceModels();
+  fixture = installInferenceModels([], { tinyHfName: "anneal-test/Tiny-Chat" });
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), "anneal-transfer-uploads-"));
   [user, stranger] = [await createTestUser(), await createTestUser()];
   runner = new TrainingRunner(TEST_RUNNER_SETTINGS);
@@ -96,7 +96,7 @@ describe("downloading a LoRA checkpoint", () => {
     const files = readZip(peftZip, { maxUnpackedBytes: 64 << 20 });
     expect([...files.keys()]).toEqual(["adapter_config.json", "adapter_model.safetensors"]);
     expect(JSON.parse(Buffer.from(files.get("adapter_config.json")!).toString())).toEqual({
-      peft_type: "LORA", task_type: "CAUSAL_LM", base_model_name_or_path: "test/tiny", r: 8, lora_alpha: 16, lora_dropout: 0.05,
+      peft_type: "LORA", task_type: "CAUSAL_LM", base_model_name_or_path: "anneal-test/Tiny-Chat", r: 8, lora_alpha: 16, lora_dropout: 0.05,
       target_modules: ["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj", "up_proj", "down_proj"], bias: "none", fan_in_fan_out: false,
     });
   });
@@ -213,5 +213,10 @@ describe("importing an adapter", () => {
     expect(padded.status).toBe(413);
     expect(padded.body.detail).toMatch(/larger than this model's adapter: the archive unpacks to 2097152 bytes/);
     expect((await upload(trained.id, peftZip, "", "application/zip", stranger)).status).toBe(404);
+    // While a job of the model is queued or running (it trains from the newest checkpoint).
+    await getDb().trainingJob.create({ data: { modelId: model.id, kind: "sft", status: "queued", input: "{}" } });
+    const busy = await upload(model.id, peftZip);
+    expect(busy.status).toBe(409);
+    expect(busy.body.detail).toMatch(/Cannot import a checkpoint while training job .* is (queued|running)/);
   });
 });

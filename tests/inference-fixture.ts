@@ -12,7 +12,8 @@ export interface InferenceFixture {
   remove(): void;
 }
 
-export function installInferenceModels(extra: readonly { name: string; gguf: string }[] = []): InferenceFixture {
+/** `tinyHfName`: test/tiny's Hugging Face name (`hf_name`), for what reports it (a PEFT export's base). */
+export function installInferenceModels(extra: readonly { name: string; gguf: string }[] = [], options: { tinyHfName?: string } = {}): InferenceFixture {
   const files = writeTinyModel(7);
   const frozen = path.join(files.dir, "frozen.gguf");
   fs.copyFileSync(files.model, frozen);
@@ -20,7 +21,7 @@ export function installInferenceModels(extra: readonly { name: string; gguf: str
   fs.writeFileSync(
     listing,
     JSON.stringify([
-      { name: "test/tiny", gguf: files.model, trainable: true, learning_rates: { rl: 1e-4, sft: 3e-4 } },
+      { name: "test/tiny", gguf: files.model, trainable: true, learning_rates: { rl: 1e-4, sft: 3e-4 }, ...(options.tinyHfName && { hf_name: options.tinyHfName }) },
       { name: "test/frozen", gguf: "frozen.gguf" },
       ...extra,
     ]),
