@@ -1,6 +1,6 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { Readable } from "node:stream";
+import { pipeline, Readable } from "node:stream";
 import { api } from "./http";
 
 // The app's route handlers behind a real HTTP server on loopback: for tests whose client must
@@ -13,7 +13,8 @@ export async function serveApp(): Promise<{ url: string; close(): Promise<void> 
     const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, Array.isArray(v) ? v.join(", ") : (v ?? "")]));
     const response = await api(req.method ?? "GET", req.url ?? "/", { rawBody: chunks.length ? Buffer.concat(chunks) : undefined, headers });
     res.writeHead(response.status, Object.fromEntries(response.headers.entries()));
-    if (response.body) Readable.fromWeb(response.body as never).pipe(res);
+    // As Next does, a client that goes away cancels the response's stream.
+    if (response.body) pipeline(Readable.fromWeb(response.body as never), res, () => {});
     else res.end();
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
