@@ -166,6 +166,21 @@ describe("importing an adapter", () => {
     expect((await servedLogprobs(`${user.username}/transfer/from-gguf`)).logprobs).toEqual((await servedLogprobs(`${trained.name}:step1`)).logprobs);
   });
 
+  it("keeps an alpha float32 cannot hold exactly: exported as given, imported again", async () => {
+    const config = fixture.files.config;
+    const adapters: Record<string, LoraAdapter> = {};
+    for (const { weight } of loraSites(config, { rank: 8, alpha: 0.1, dropout: 0, targets: LORA_TARGETS })) {
+      const { a, b } = loraShapes(config, weight, 8);
+      adapters[weight] = { a: new Float32Array(a[0] * a[1]).fill(0.5), b: new Float32Array(b[0] * b[1]).fill(0.25), rank: 8 };
+    }
+    const [first, second] = [await createModel("alpha-a", { ...LORA, alpha: 0.1 }), await createModel("alpha-b", { ...LORA, alpha: 0.1 })];
+    expect((await upload(first.id, writePeftZip({ config, adapters, alpha: 0.1, dropout: 0, baseModelName: "x" }))).status).toBe(201);
+    const exported = await bytesOf(await download(first.id, 1, "?format=peft"));
+    expect(JSON.parse(Buffer.from(readZip(exported, { maxUnpackedBytes: 64 << 20 }).get("adapter_config.json")!).toString()).lora_alpha).toBe(0.1);
+    expect((await upload(second.id, exported)).status).toBe(201);
+    expect((await upload(second.id, await bytesOf(await download(first.id, 1)), "", "application/octet-stream")).status).toBe(201);
+  });
+
   it("refuses adapters that do not fit the model: rank, modules, shapes, architecture", async () => {
     const rank16 = await createModel("rank16", { ...LORA, rank: 16 });
     const rank = await upload(rank16.id, peftZip);

@@ -58,7 +58,9 @@ function peftZip({ stem, file, settings, base }: DownloadContext, modelId: strin
   const { adapters, alpha } = readLoraGguf(path, config);
   // Hugging Face's name for the base (models-file `hf_name`), else Anneal's own name for it.
   const baseModelName = base.hfNames[0] ?? base.name;
-  const zip = writePeftZip({ config, adapters, alpha, dropout: settings.dropout, baseModelName });
+  // The GGUF holds alpha as float32; the model's settings hold the value as it was given (0.1, not 0.10000000149).
+  const exactAlpha = Math.fround(settings.alpha) === alpha ? settings.alpha : alpha;
+  const zip = writePeftZip({ config, adapters, alpha: exactAlpha, dropout: settings.dropout, baseModelName });
   return new Response(zip, {
     headers: { "content-type": "application/zip", "content-length": String(zip.length), "content-disposition": attachment(`${stem}-peft.zip`) },
   });

@@ -99,7 +99,8 @@ function checkFits(config: LlamaConfig, settings: LoraSettings, adapters: Record
   if (rank === undefined) throw badRequest(`The adapter has ${ranks.length ? `ranks ${ranks.join(", ")}` : "no projections"}; an adapter has one rank.`);
   if (!(LORA_RANKS as readonly number[]).includes(rank)) throw badRequest(`The adapter's rank ${rank} is not one Anneal trains (${LORA_RANKS.join(", ")}).`);
   if (rank !== settings.rank) throw badRequest(`The adapter's rank is ${rank}; this model's adapters are rank ${settings.rank} (its LoRA settings).`);
-  if (alpha !== settings.alpha) throw badRequest(`The adapter's alpha is ${alpha}; this model's is ${settings.alpha} (its LoRA settings).`);
+  // A GGUF stores alpha as float32: 0.1 there is 0.1 here.
+  if (Math.fround(alpha) !== Math.fround(settings.alpha)) throw badRequest(`The adapter's alpha is ${alpha}; this model's is ${settings.alpha} (its LoRA settings).`);
   const expected = loraSites(config, engineLoraConfig(settings)).map((s) => s.weight);
   const missing = expected.filter((w) => !adapters[w]);
   const extra = Object.keys(adapters).filter((w) => !expected.includes(w));
