@@ -3,7 +3,8 @@
 // This module is the vocabulary the API layer shares with the engine (targets, the Hugging Face
 // names, defaults, validation) and the adapters' layout in a ParameterSet; the math is in
 // layers/lora.ts. Adapters are keyed by the base weight's GGUF name ("blk.0.attn_q.weight") and
-// shaped as PEFT and llama.cpp store them, so they go straight to writeLoraGguf and back.
+// shaped as PEFT and llama.cpp store them, so they go straight to writeLoraGguf and back; rows are in
+// GGUF's order, which for `llama`'s q/k B is permuted from PEFT's (peft/qk-permutation.ts).
 import { AdapterMismatchError } from "../peft/adapter-errors";
 import { Prng } from "../prng";
 import { weightShapes, type LlamaConfig } from "./config";
