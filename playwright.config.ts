@@ -9,13 +9,15 @@ export const E2E_ADMIN = { email: "admin@e2e.test", password: "e2e-admin-passwor
 export const E2E_INIT_API_KEY = "e2e-init-key-0123456789abcdefghij";
 /** A second Anneal instance, registered in the first as the upstream of `upstream/tiny-chat`. */
 export const E2E_UPSTREAM = { port: 3198, key: "e2e-upstream-key-0123456789abcdefghij" };
-const DATA_DIR = ".e2e-data";
+/** The instance under test's ANNEAL_DATA_DIR (its models directory is `models/` in it: e2e/global-setup.ts). */
+export const E2E_DATA_DIR = ".e2e-data";
 
 const startFresh = (dataDir: string) =>
   `node -e "require('fs').rmSync('${dataDir}', {recursive: true, force: true})" && node_modules/.bin/tsx scripts/start.ts`;
 
 export default defineConfig({
   testDir: "e2e",
+  globalSetup: "./e2e/global-setup.ts",
   // The first-run screen is checked before any journey signs in (e2e/first-run.spec.ts).
   projects: [
     { name: "first-run", testMatch: /first-run\.spec\.ts$/ },
@@ -41,14 +43,14 @@ export default defineConfig({
   // Started in order: the upstream first (it builds the app if needed), then the instance under test.
   webServer: [
     {
-      command: startFresh(`${DATA_DIR}-upstream`),
+      command: startFresh(`${E2E_DATA_DIR}-upstream`),
       url: `http://127.0.0.1:${E2E_UPSTREAM.port}/v1/health`,
       timeout: 240_000,
       reuseExistingServer: false,
-      env: { PORT: String(E2E_UPSTREAM.port), HOST: "127.0.0.1", ANNEAL_DATA_DIR: `${DATA_DIR}-upstream`, ANNEAL_INIT_API_KEY: E2E_UPSTREAM.key, DATABASE_URL: "" },
+      env: { PORT: String(E2E_UPSTREAM.port), HOST: "127.0.0.1", ANNEAL_DATA_DIR: `${E2E_DATA_DIR}-upstream`, ANNEAL_INIT_API_KEY: E2E_UPSTREAM.key, DATABASE_URL: "" },
     },
     {
-      command: startFresh(DATA_DIR),
+      command: startFresh(E2E_DATA_DIR),
       url: `http://127.0.0.1:${E2E_PORT}/v1/health`,
       timeout: 240_000,
       reuseExistingServer: false,
@@ -56,7 +58,7 @@ export default defineConfig({
       env: {
         PORT: String(E2E_PORT),
         HOST: "127.0.0.1",
-        ANNEAL_DATA_DIR: DATA_DIR,
+        ANNEAL_DATA_DIR: E2E_DATA_DIR,
         ANNEAL_ADMIN_EMAIL: E2E_ADMIN.email,
         ANNEAL_ADMIN_PASSWORD: E2E_ADMIN.password,
         ANNEAL_INIT_API_KEY: E2E_INIT_API_KEY,
