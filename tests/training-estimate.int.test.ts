@@ -58,6 +58,11 @@ describe("GET /v1/preview/training-estimate", () => {
     expect(body.adapter.parameters).toBe(2 * 16 * (128 + 96 + 96 + 128 + 3 * 192)); // the defaults: rank 16, every projection
   });
 
+  it("counts an RL job's steps as the server packs them: ANNEAL_RL_ROWS_PER_STEP (128) trajectories a step at most", async () => {
+    const body = trainingEstimateSchema.parse((await estimate("base_model=test/qwen2-f16&rl_rows=300&tokens=6000")).body);
+    expect(body.job).toMatchObject({ steps: 3, tokens: 6000, tokens_per_step: 2000 });
+  });
+
   it("refuses an unknown or serve-only base (400) and a rank or module outside the allowed ones (422)", async () => {
     expect((await estimate("base_model=test/nope")).status).toBe(400);
     expect((await estimate("base_model=test/frozen")).status).toBe(400);

@@ -10,9 +10,17 @@ import { PickTable, usePicked } from "@/components/jobs/pick-table";
 import { useLaunchRl } from "@/components/jobs/queries";
 import { useTrajectoryGroups, type TrainedModel, type TrajectoryGroup } from "@/components/models/queries";
 import { Field, SelectField } from "@/components/ui/field";
+import { JobCostEstimate } from "@/components/jobs/training-cost";
 import { groupsToRlInput } from "@/lib/client/job-progress";
+import { CHARACTERS_PER_TOKEN, exampleCharacters } from "@/lib/client/sft-plan";
 
 const rewardFormat = new Intl.NumberFormat("en", { maximumFractionDigits: 3 });
+
+/** The picked groups' trajectories and the characters of their messages and choices. */
+function pickedSize(groups: TrajectoryGroup[]) {
+  const trajectories = groups.flatMap((g) => g.trajectories);
+  return { rows: trajectories.length, characters: trajectories.reduce((sum, t) => sum + exampleCharacters({ messages: t.messages_and_choices }), 0) };
+}
 
 /** RL from trajectory groups: the model's logged groups, or groups built from people's scores. */
 export function RlGroupsForm({ model }: { model: TrainedModel }) {
@@ -100,8 +108,14 @@ function LoggedGroupsForm({ model }: { model: TrainedModel }) {
         )}
       />
       {errors.groups && <p className="-mt-2 text-xs text-red-600">{errors.groups}</p>}
+      {picked.size > 0 && <PickedCost model={model} groups={[...picked.values()]} />}
       <Field label="Learning rate" name="learning_rate" inputMode="decimal" placeholder="model default" error={errors["experimental_config.learning_rate"]} className="max-w-48" />
       <LaunchActions error={form} label={`Train on ${picked.size} group${picked.size === 1 ? "" : "s"}`} pending={launch.isPending} />
     </form>
   );
+}
+
+function PickedCost({ model, groups }: { model: TrainedModel; groups: TrajectoryGroup[] }) {
+  const { rows, characters } = pickedSize(groups);
+  return <JobCostEstimate model={model} tokens={Math.ceil(characters / CHARACTERS_PER_TOKEN)} rlRows={rows} />;
 }

@@ -31,20 +31,24 @@ export function ModelTrainingSettings({ model }: { model: TrainedModel }) {
   );
 }
 
-/** Steps, tokens, and (LoRA models) the estimated time and peak memory. */
-export function JobCostEstimate({ model, steps, tokens }: { model: TrainedModel; steps: number; tokens: number }) {
+/** Steps, tokens, and (LoRA models) the estimated time and peak memory. An RL job passes its
+ *  trajectories (`rlRows`) instead of steps: the server counts the steps it packs them into. */
+export function JobCostEstimate({ model, tokens, ...job }: { model: TrainedModel; tokens: number } & ({ steps: number } | { rlRows: number })) {
   const lora = model.lora;
-  const estimate = useTrainingEstimate(lora && steps > 0 && tokens > 0 ? { base_model: model.base_model, rank: lora.rank, target_modules: lora.target_modules, steps, tokens } : null);
-  const job = estimate.data?.job;
+  const sized = "steps" in job ? { steps: job.steps } : { rl_rows: job.rlRows };
+  const estimate = useTrainingEstimate(lora && tokens > 0 ? { base_model: model.base_model, rank: lora.rank, target_modules: lora.target_modules, tokens, ...sized } : null);
+  const cost = estimate.data?.job;
+  const steps = "steps" in job ? job.steps : cost?.steps;
   return (
     <p data-testid="job-cost" className="text-xs text-zinc-600" aria-live="polite">
-      About <strong className="tabular-nums">{formatCount(tokens)} tokens</strong> over {steps} step{steps === 1 ? "" : "s"} (4 characters a token).{" "}
+      About <strong className="tabular-nums">{formatCount(tokens)} tokens</strong>
+      {steps !== undefined && ` over ${steps} step${steps === 1 ? "" : "s"}`} (4 characters a token).{" "}
       {!lora ? (
         "No time estimate for full weights: bench:lora measures LoRA training."
-      ) : job ? (
+      ) : cost ? (
         <span title={estimate.data?.basis}>
-          Estimate: <strong className="tabular-nums">{range(job.seconds.low, job.seconds.high)}</strong> on 2 CPU cores, peak memory about{" "}
-          <strong className="tabular-nums">{formatBytes(job.peak_memory_bytes)}</strong> — scaled from bench:lora&apos;s measurements, a guide rather than a promise.
+          Estimate: <strong className="tabular-nums">{range(cost.seconds.low, cost.seconds.high)}</strong> on 2 CPU cores, peak memory about{" "}
+          <strong className="tabular-nums">{formatBytes(cost.peak_memory_bytes)}</strong> — scaled from bench:lora&apos;s measurements, a guide rather than a promise.
         </span>
       ) : null}
     </p>

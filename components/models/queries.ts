@@ -52,13 +52,15 @@ export const modelKeys = {
   estimate: (query: EstimateQuery) => [...modelKeys.all, "training-estimate", query] as const,
 };
 
-/** A LoRA adapter on a base, and optionally a job's steps and tokens (GET /v1/preview/training-estimate). */
+/** A LoRA adapter on a base, and optionally a job's tokens and steps or RL rows (GET /v1/preview/training-estimate). */
 export interface EstimateQuery {
   base_model: string;
   rank: number;
   target_modules: readonly string[];
   steps?: number;
   tokens?: number;
+  /** RL: the job's trajectories (the server counts its steps). */
+  rl_rows?: number;
 }
 
 const segment = encodeURIComponent;
@@ -149,17 +151,16 @@ export function useTrajectoryGroups(id: string, filter: GroupFilter) {
   });
 }
 
-/** The adapter's size and, given steps and tokens, the job's estimated time and memory. */
+/** The adapter's size and, given tokens and steps (or RL rows), the job's estimated time and memory. */
 export function useTrainingEstimate(query: EstimateQuery | null) {
   return useQuery({
     queryKey: modelKeys.estimate(query ?? { base_model: "", rank: 0, target_modules: [] }),
     queryFn: ({ signal }) => {
       const q = query!;
       const params = new URLSearchParams({ base_model: q.base_model, rank: String(q.rank), target_modules: q.target_modules.join(",") });
-      if (q.steps && q.tokens) {
-        params.set("steps", String(q.steps));
-        params.set("tokens", String(q.tokens));
-      }
+      if (q.tokens) params.set("tokens", String(q.tokens));
+      if (q.steps) params.set("steps", String(q.steps));
+      if (q.rl_rows) params.set("rl_rows", String(q.rl_rows));
       return apiFetch<TrainingEstimate>(`/v1/preview/training-estimate?${params}`, { signal });
     },
     enabled: Boolean(query && query.target_modules.length > 0),

@@ -1,7 +1,9 @@
 import type { z } from "zod";
+import { getEnv } from "@/lib/config/env";
 import { badRequest } from "@/lib/contract/errors";
 import { activationBytesPerToken, recomputesForRows } from "@/lib/engine/model/activations";
 import { engineLoraConfig } from "@/lib/training/models/lora-settings";
+import { rlTokensPerStep } from "@/lib/training/rl/step-tokens";
 import { trainableBase } from "@/lib/training/trainable-base";
 import { adapterSize } from "./adapter-size";
 import { readBaseShape } from "./base-shape";
@@ -20,12 +22,17 @@ export async function estimateTraining(query: z.output<typeof trainingEstimateQu
   }
   const adapter = adapterSize(shape.config, { rank: query.rank, target_modules: query.target_modules });
   const lora = engineLoraConfig({ rank: query.rank, alpha: 2 * query.rank, dropout: 0, target_modules: query.target_modules });
+  // An RL job's steps are its micro-batches: at most ANNEAL_RL_ROWS_PER_STEP rows and the model's
+  // token bound each (padding left out, so this is the fewest it can take).
+  const steps = query.rl_rows
+    ? Math.max(Math.ceil(query.rl_rows / getEnv().ANNEAL_RL_ROWS_PER_STEP), Math.ceil((query.tokens ?? 0) / rlTokensPerStep(shape.config, lora)))
+    : query.steps;
   const cost =
-    query.steps && query.tokens
+    steps && query.tokens
       ? estimateTrainingCost({
           parameters: shape.parameters, weightType: shape.weightType, weightBytes: shape.weightBytes, adapterParameters: adapter.parameters,
           activationBytesPerToken: (rows) => activationBytesPerToken(shape.config, lora, recomputesForRows(shape.config, lora, rows)),
-          steps: query.steps, tokens: query.tokens,
+          steps, tokens: query.tokens,
         })
       : null;
   return {

@@ -22,6 +22,13 @@ export const trainingEstimateQuery = z.object({
     .describe(`Comma-separated Hugging Face module names (default: all of ${MODULE_NAMES.join(", ")}).`),
   steps: z.coerce.number().int().min(1).max(1_000_000).optional().describe("The job's gradient steps; with tokens, the job's cost is estimated."),
   tokens: z.coerce.number().int().min(1).max(1e12).optional().describe("Tokens the job trains on over all its steps (an estimate is fine)."),
+  rl_rows: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000_000)
+    .optional()
+    .describe("An RL job's trajectories: with tokens, its steps are counted as the server packs them (ANNEAL_RL_ROWS_PER_STEP rows, the model's token bound per step) and `steps` is not needed."),
 });
 
 const secondsRange = z.object({ low: z.number(), high: z.number() });
@@ -48,7 +55,7 @@ export const trainingEstimateSchema = z.object({
       peak_memory_bytes: z.number().int(),
     })
     .nullable()
-    .describe("null unless steps and tokens are given."),
+    .describe("null unless tokens and steps (or rl_rows) are given."),
   basis: z.string().describe("Where the estimate's numbers come from."),
 });
 
