@@ -10,7 +10,8 @@ import { adminAuth, signIn, signInAsAdmin } from "./session";
 // directory (a small random-weight Qwen2.5-layout GGUF that e2e/global-setup.ts put there), seeing
 // what the trainer's checks say of it first; an engineer, who cannot manage bases, creates a LoRA
 // model on it (settings and adapter size shown), trains it on a JSONL file (the job's cost shown
-// before it starts), chats with the checkpoint beside the base and downloads it as a PEFT zip.
+// before it starts), chats with the checkpoint beside the base and downloads it as a PEFT zip; the
+// admin cannot remove a base a model uses.
 
 const BASE = "e2e/qwen2-small";
 const HF_NAME = "e2e-org/Qwen2.5-small-random";
@@ -109,4 +110,12 @@ test("an admin adds a base from the models directory; an engineer trains a LoRA 
   expect(zip.subarray(0, 4).toString("latin1")).toBe("PK\x03\x04");
   expect(zip.includes("adapter_config.json")).toBe(true);
   expect(zip.includes("adapter_model.safetensors")).toBe(true);
+
+  // Back to the admin: the base now has a model, so Remove asks, then says why it cannot.
+  await page.reload();
+  await expect(row.getByRole("cell").nth(9)).toHaveText("1"); // models using it
+  await row.getByRole("button", { name: `Remove ${BASE}` }).click();
+  const remove = page.getByRole("dialog", { name: `Remove ${BASE}?` });
+  await remove.getByRole("button", { name: "Remove base" }).click();
+  await expect(remove.getByRole("alert")).toHaveText(`'${BASE}' is the base of 1 model; delete it first.`);
 });
