@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { activationBytesPerToken } from "@/lib/engine/model/activations";
+import { activationBytesPerToken, recomputesForRows } from "@/lib/engine/model/activations";
 import { DEFAULT_LORA_CONFIG } from "@/lib/engine/model/lora";
 import { BENCH_LORA_MEMORY, BENCH_LORA_TRAINING, estimateTrainingCost, measuredWeightsFor, RUN_OVERHEAD_BYTES } from "./training-cost";
 
@@ -30,6 +30,14 @@ describe("estimateTrainingCost", () => {
     // The runtime and the output head's chunk: positive, and far below the base.
     expect(RUN_OVERHEAD_BYTES).toBeGreaterThan(0);
     expect(RUN_OVERHEAD_BYTES).toBeLessThan(0.25 * GIB);
+  });
+
+  it("predicts the peaks measured since steps keep their activations while they fit (README: 1.75 GiB at 512 tokens, 1.74 at 4,096; zen4, 0e11091)", () => {
+    const { config } = BENCH_LORA_MEMORY;
+    const asTheEngineRuns = (rows: number) => activationBytesPerToken(config, DEFAULT_LORA_CONFIG, recomputesForRows(config, DEFAULT_LORA_CONFIG, rows));
+    const at = (tokensPerStep: number) => estimateTrainingCost({ ...qwen, activationBytesPerToken: asTheEngineRuns, weightType: "Q8_0", steps: 1, tokens: tokensPerStep }).peakMemoryBytes / GIB;
+    expect(Math.abs(at(512) / 1.75 - 1)).toBeLessThan(0.03);
+    expect(Math.abs(at(4096) / 1.74 - 1)).toBeLessThan(0.03);
   });
 
   it("scales time by parameters between the shapes measured and holds the nearer rate outside them", () => {
