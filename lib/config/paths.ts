@@ -18,7 +18,9 @@ export interface DataPaths {
 
 export function dataPaths(env: Env = getEnv()): DataPaths {
   const root = dataDir(env);
-  return { root, db: path.join(root, "db"), checkpoints: path.join(root, "checkpoints"), files: path.join(root, "files"), trainingState: path.join(root, "training-state"), models: path.resolve(env.ANNEAL_MODELS_DIR ?? path.join(root, "models")) };
+  // Resolved at run time; turbopackIgnore keeps the build from tracing the whole repository into it.
+  const models = path.resolve(/* turbopackIgnore: true */ env.ANNEAL_MODELS_DIR ?? path.join(root, "models"));
+  return { root, db: path.join(root, "db"), checkpoints: path.join(root, "checkpoints"), files: path.join(root, "files"), trainingState: path.join(root, "training-state"), models };
 }
 
 export function ensureDataDirs(paths: DataPaths = dataPaths()): DataPaths {

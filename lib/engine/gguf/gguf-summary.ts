@@ -1,10 +1,11 @@
 import fs from "node:fs";
-import { ggmlTypeName } from "./ggml-types";
+import { readPerFileVersion, type FileVersionCache } from "./file-version-cache";
+import { ggmlBlockLayout, ggmlTypeName } from "./ggml-types";
 import { openGguf } from "./read-gguf";
 import type { GgufMetadata } from "./values";
 
-// What the base-models API shows of any GGUF, trainable or not, read from its header (never its
-// tensors) once per version of the file: a multi-GB model's header costs a few hundred milliseconds.
+// What the base-models API and the training estimate show of any GGUF, trainable or not, read from its
+// header (never its tensors) once per version of the file.
 
 export interface GgufSummary {
   /** general.architecture, e.g. "qwen2"; null when absent. */
@@ -16,6 +17,10 @@ export interface GgufSummary {
   /** The file type llama.cpp names it by (general.file_type: "F16", "Q4_K_M"), else the ggml type
    *  holding most of the parameters. */
   weightType: string;
+  /** The ggml type holding most of the parameters, e.g. "Q8_0" (a Q4_K_M file: "Q4_K"). */
+  mainType: string;
+  /** The tensors' bytes as stored. */
+  weightBytes: number;
   sizeBytes: number;
 }
 
@@ -27,7 +32,7 @@ const LLAMA_FILE_TYPES: Record<number, string> = {
   29: "IQ2_M", 30: "IQ4_XS", 31: "IQ1_M", 32: "BF16", 36: "TQ1_0", 37: "TQ2_0", 38: "MXFP4_MOE",
 };
 
-const read = new Map<string, { mtimeMs: number; size: number; summary: GgufSummary }>();
+const summaries: FileVersionCache<GgufSummary> = new Map();
 
 function scalar(metadata: GgufMetadata, key: string): string | number | null {
   const v = metadata[key];
@@ -37,32 +42,35 @@ function scalar(metadata: GgufMetadata, key: string): string | number | null {
 
 /** The file's summary; throws (without the path) when it is not a GGUF. */
 export function ggufSummary(path: string): GgufSummary {
-  const stat = fs.statSync(path);
-  const known = read.get(path);
-  if (known?.mtimeMs === stat.mtimeMs && known.size === stat.size) return known.summary;
-  const file = openGguf(path);
-  try {
-    const architecture = scalar(file.metadata, "general.architecture");
-    const contextLength = typeof architecture === "string" ? scalar(file.metadata, `${architecture}.context_length`) : null;
-    const byType = new Map<number, number>();
-    let parameters = 0;
-    for (const t of file.tensors) {
-      const count = t.dims.reduce((a, b) => a * b, 1);
-      parameters += count;
-      byType.set(t.ggmlType, (byType.get(t.ggmlType) ?? 0) + count);
+  return readPerFileVersion(summaries, path, () => {
+    const file = openGguf(path);
+    try {
+      const architecture = scalar(file.metadata, "general.architecture");
+      const contextLength = typeof architecture === "string" ? scalar(file.metadata, `${architecture}.context_length`) : null;
+      const byType = new Map<number, number>();
+      let parameters = 0;
+      let weightBytes = 0;
+      for (const t of file.tensors) {
+        const count = t.dims.reduce((a, b) => a * b, 1);
+        const layout = ggmlBlockLayout(t.ggmlType);
+        parameters += count;
+        weightBytes += layout ? (count / layout.blockSize) * layout.blockBytes : 4 * count;
+        byType.set(t.ggmlType, (byType.get(t.ggmlType) ?? 0) + count);
+      }
+      const fileType = scalar(file.metadata, "general.file_type");
+      const dominant = [...byType].sort((a, b) => b[1] - a[1])[0];
+      const mainType = dominant ? ggmlTypeName(dominant[0]) : "none";
+      return {
+        architecture: typeof architecture === "string" ? architecture : null,
+        parameters,
+        contextLength: typeof contextLength === "number" ? contextLength : null,
+        weightType: (typeof fileType === "number" && LLAMA_FILE_TYPES[fileType]) || mainType,
+        mainType,
+        weightBytes,
+        sizeBytes: fs.statSync(path).size,
+      };
+    } finally {
+      file.close();
     }
-    const fileType = scalar(file.metadata, "general.file_type");
-    const dominant = [...byType].sort((a, b) => b[1] - a[1])[0];
-    const summary: GgufSummary = {
-      architecture: typeof architecture === "string" ? architecture : null,
-      parameters,
-      contextLength: typeof contextLength === "number" ? contextLength : null,
-      weightType: (typeof fileType === "number" && LLAMA_FILE_TYPES[fileType]) || (dominant ? ggmlTypeName(dominant[0]) : "none"),
-      sizeBytes: stat.size,
-    };
-    read.set(path, { mtimeMs: stat.mtimeMs, size: stat.size, summary });
-    return summary;
-  } finally {
-    file.close();
-  }
+  });
 }

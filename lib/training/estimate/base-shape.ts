@@ -1,5 +1,5 @@
-import fs from "node:fs";
-import { ggmlBlockLayout, ggmlTypeName } from "@/lib/engine/gguf/ggml-types";
+import { readPerFileVersion, type FileVersionCache } from "@/lib/engine/gguf/file-version-cache";
+import { ggufSummary } from "@/lib/engine/gguf/gguf-summary";
 import { trainableLayout } from "@/lib/engine/gguf/llama-gguf";
 import { openGguf } from "@/lib/engine/gguf/read-gguf";
 import { archOf, type LlamaConfig } from "@/lib/engine/model/config";
@@ -17,31 +17,18 @@ export interface BaseShape {
   weightBytes: number;
 }
 
-const read = new Map<string, { mtimeMs: number; size: number; shape: BaseShape }>();
+const shapes: FileVersionCache<BaseShape> = new Map();
 
 /** The base's shape; throws (without the path) when the trainer cannot read the file. */
 export function readBaseShape(path: string): BaseShape {
-  const stat = fs.statSync(path);
-  const known = read.get(path);
-  if (known?.mtimeMs === stat.mtimeMs && known.size === stat.size) return known.shape;
-  const file = openGguf(path);
-  try {
-    const { config } = trainableLayout(file);
-    const byType = new Map<number, number>();
-    let parameters = 0;
-    let weightBytes = 0;
-    for (const t of file.tensors) {
-      const count = t.dims.reduce((a, b) => a * b, 1);
-      const layout = ggmlBlockLayout(t.ggmlType);
-      parameters += count;
-      weightBytes += layout ? (count / layout.blockSize) * layout.blockBytes : 4 * count;
-      byType.set(t.ggmlType, (byType.get(t.ggmlType) ?? 0) + count);
+  return readPerFileVersion(shapes, path, () => {
+    const file = openGguf(path);
+    try {
+      const { config } = trainableLayout(file);
+      const { parameters, mainType, weightBytes } = ggufSummary(path);
+      return { config, architecture: archOf(config), parameters, weightType: mainType, weightBytes };
+    } finally {
+      file.close();
     }
-    const [mainType] = [...byType].sort((a, b) => b[1] - a[1])[0];
-    const shape = { config, architecture: archOf(config), parameters, weightType: ggmlTypeName(mainType), weightBytes };
-    read.set(path, { mtimeMs: stat.mtimeMs, size: stat.size, shape });
-    return shape;
-  } finally {
-    file.close();
-  }
+  });
 }
