@@ -7,7 +7,7 @@ import { defaultTeamName } from "@/lib/auth/projects";
 import { requireInReach, resolveTeamAccess, teamIdsAllowing } from "@/lib/auth/team-access";
 import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
-import { attachment, streamFile } from "@/lib/http/attachment";
+import { attachment, streamFile } from "@/lib/contract/attachment";
 import { uuid7 } from "@/lib/db/uuid7";
 import { AppError, notFound } from "@/lib/contract/errors";
 import { CURSOR_SELECT, isUuid, pageByCreation } from "@/lib/contract/pagination";

@@ -1,5 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
-import { attachment } from "@/lib/http/attachment";
+import { attachment } from "@/lib/contract/attachment";
 import { roleAllows } from "@/lib/auth/principal";
 import { INPUT_TEXT, OUTPUT_TEXT } from "@/lib/calls/list-calls";
 import { csvText } from "@/lib/contract/csv";

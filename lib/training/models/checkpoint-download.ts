@@ -4,7 +4,7 @@ import { badRequest, notFound } from "@/lib/contract/errors";
 import { getDb } from "@/lib/db/client";
 import { readLoraGguf } from "@/lib/engine/gguf/lora-gguf";
 import { writePeftZip } from "@/lib/engine/peft/peft-adapter";
-import { attachment, streamFile } from "@/lib/http/attachment";
+import { attachment, streamFile } from "@/lib/contract/attachment";
 import type { GgufBaseModel } from "@/lib/inference/base-models";
 import { readBaseShape } from "@/lib/training/estimate/base-shape";
 import { absoluteCheckpointPath } from "@/lib/training/jobs/job-files";

@@ -1,6 +1,6 @@
 import { AppError } from "@/lib/contract/errors";
 import { mergeLoraIntoGguf, type MergedGguf } from "@/lib/engine/gguf/merge-lora";
-import { attachment } from "@/lib/http/attachment";
+import { attachment } from "@/lib/contract/attachment";
 import { log } from "@/lib/log";
 
 // format=merged-gguf: the base with a LoRA checkpoint merged (lib/engine/gguf/merge-lora.ts), made as
