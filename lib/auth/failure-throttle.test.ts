@@ -8,9 +8,12 @@ function throttleWithClock(policy = POLICY) {
   return { throttle: new FailureThrottle(policy, () => clock.now), clock };
 }
 
+/** An attempt that fails and whose failure reaches the shared count. */
 function fail(throttle: FailureThrottle, key: string) {
   throttle.started(key);
-  return throttle.failed(key);
+  const counted = throttle.failed(key);
+  throttle.recorded(key);
+  return counted;
 }
 
 describe("FailureThrottle", () => {
@@ -81,6 +84,25 @@ describe("FailureThrottle", () => {
     expect(throttle.waitMs("k")).toBe(0);
   });
 
+  it("a failure whose shared write is still in flight is not lowered by a read that started after it was counted", () => {
+    // The CI race: attempt A fails and starts writing; attempt B's read starts and returns before A's
+    // write commits, so it holds no failure of A's — it must not reset the count to zero.
+    const { throttle } = throttleWithClock();
+    for (let i = 0; i < 2; i++) fail(throttle, "k");
+    throttle.started("k");
+    throttle.failed("k");
+    const readSince = throttle.changes;
+    throttle.sync("k", { failures: 2, waitMs: 0 }, readSince);
+    expect(throttle.waitMs("k")).toBe(1000);
+    throttle.sync("k", undefined, readSince);
+    expect(throttle.waitMs("k")).toBe(1000);
+    throttle.recorded("k");
+    throttle.sync("k", { failures: 3, waitMs: 1000 }, throttle.changes);
+    expect(throttle.waitMs("k")).toBe(1000);
+    throttle.sync("k", undefined, throttle.changes);
+    expect(throttle.waitMs("k")).toBe(0);
+  });
+
   it("forgets a key idle for forgetAfterMs", () => {
     const { throttle, clock } = throttleWithClock();
     for (let i = 0; i < 5; i++) fail(throttle, "k");
@@ -106,8 +128,7 @@ describe("FailureThrottle", () => {
     const { throttle } = throttleWithClock();
     for (let i = 0; i < 3; i++) fail(throttle, "k");
     expect([throttle.refused("k"), throttle.refused("k")]).toEqual([1, 2]);
-    throttle.started("k");
-    throttle.failed("k");
+    fail(throttle, "k");
     expect(throttle.refused("k")).toBe(1);
     expect(throttle.refused("unknown")).toBe(0);
   });

@@ -21,7 +21,10 @@ interface KeyState {
   lastFailureAt: number;
   /** Attempts refused since the last failure. */
   refused: number;
-  /** `changes` when this process last counted a failure of the key. */
+  /** Failures counted by `failed` whose shared write has not been confirmed by `recorded`: a read
+   *  of the shared count may not hold them yet. */
+  unrecorded: number;
+  /** `changes` when the shared count last confirmed a failure of the key. */
   failedAt: number;
 }
 
@@ -33,8 +36,8 @@ export function delayAfter(failures: number, { freeFailures, firstDelayMs, maxDe
 
 export class FailureThrottle {
   private readonly keys = new Map<string, KeyState>();
-  /** Failures counted by this process so far: a read of the shared count started at `changes = n`
-   *  may miss the failures counted after n (see `sync`). */
+  /** Failures this process has seen recorded in the shared count: a read of it started at
+   *  `changes = n` may miss the failures recorded after n (see `sync`). */
   private failuresCounted = 0;
 
   constructor(
@@ -61,19 +64,29 @@ export class FailureThrottle {
     this.touch(key, state);
   }
 
-  /** Returns the failures counted so far and the wait it now imposes. */
+  /** Returns the failures counted so far and the wait it now imposes. Where other processes count
+   *  the same keys, call `recorded` once the failure is in the shared count. */
   failed(key: string): { failures: number; waitMs: number } {
     const state = this.current(key) ?? this.fresh();
     const now = this.now();
     state.pending = Math.max(0, state.pending - 1);
     state.failures += 1;
+    state.unrecorded += 1;
     state.refused = 0;
-    state.failedAt = ++this.failuresCounted;
     state.lastFailureAt = now;
     const waitMs = delayAfter(state.failures, this.policy);
     state.blockedUntil = now + waitMs;
     this.touch(key, state);
     return { failures: state.failures, waitMs };
+  }
+
+  /** A failure counted by `failed` is now in the shared count (or its write gave up): reads of the
+   *  shared count that start from now on hold it. */
+  recorded(key: string): void {
+    const state = this.current(key);
+    if (!state) return;
+    state.unrecorded = Math.max(0, state.unrecorded - 1);
+    state.failedAt = ++this.failuresCounted;
   }
 
   /** An attempt that did not fail: it succeeded (`forgetFailures` for an account after its right
@@ -96,11 +109,12 @@ export class FailureThrottle {
 
   /** Takes the key's failures and wait as counted by every process (none: `undefined`) in place of
    *  this one's, read since `readSince` (`changes` when the read started). A failure this process
-   *  counted after that is newer than the read, which may not hold it: then the larger count and
-   *  the later wait win, so parallel guesses cannot lower each other's count. */
+   *  recorded after that, or has not recorded yet, is newer than the read, which may not hold it:
+   *  then the larger count and the later wait win, so parallel guesses cannot lower each other's
+   *  count. */
   sync(key: string, shared: { failures: number; waitMs: number } | undefined, readSince = this.failuresCounted): void {
     const state = this.current(key);
-    if (state && state.failedAt > readSince) {
+    if (state && (state.unrecorded > 0 || state.failedAt > readSince)) {
       state.failures = Math.max(state.failures, shared?.failures ?? 0);
       state.blockedUntil = Math.max(state.blockedUntil, this.now() + (shared?.waitMs ?? 0));
       this.touch(key, state);
@@ -132,7 +146,7 @@ export class FailureThrottle {
   }
 
   private fresh(): KeyState {
-    return { failures: 0, pending: 0, blockedUntil: 0, lastFailureAt: 0, refused: 0, failedAt: 0 };
+    return { failures: 0, pending: 0, blockedUntil: 0, lastFailureAt: 0, refused: 0, unrecorded: 0, failedAt: 0 };
   }
 
   private current(key: string): KeyState | undefined {

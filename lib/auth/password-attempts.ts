@@ -85,9 +85,13 @@ export async function checkPasswordThrottled(attempt: PasswordAttempt, check: ()
       const [forAccount, forAddress] = await Promise.all(
         keys.map(async ([throttle, key]) => {
           throttle.failed(key);
-          const countedSince = throttle.changes;
-          const counted = await recordSharedFailure(key, throttle.policy);
-          throttle.sync(key, counted, countedSince);
+          let counted: Awaited<ReturnType<typeof recordSharedFailure>>;
+          try {
+            counted = await recordSharedFailure(key, throttle.policy);
+          } finally {
+            throttle.recorded(key);
+          }
+          throttle.sync(key, counted, throttle.changes);
           return counted;
         }),
       );
