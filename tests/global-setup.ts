@@ -4,30 +4,31 @@ import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
 import { migrate } from "../lib/db/migrate";
+import { createScratchDatabase } from "../lib/db/scratch-database";
 import { pgliteSql, pgPoolSql } from "../lib/db/sql";
 
 // One migrated database for the integration suite: with TEST_DATABASE_URL, a fresh database on
-// that PostgreSQL server (dropped afterwards); otherwise a PGlite data directory dumped once, which
-// every test worker loads into its own in-memory PGlite (initdb once, not per file).
+// that PostgreSQL server, which each test file copies into a database of its own (setup-db.ts;
+// all dropped afterwards); otherwise a PGlite data directory dumped once, which every test file
+// loads into its own in-memory PGlite (initdb once, not per file). Either way no file sees another
+// file's rows: a job queued by one file is never claimed by another file's running trainer.
 
 async function setupPostgres(url: string) {
-  const name = `anneal_test_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
-  const admin = new pg.Client({ connectionString: url });
-  await admin.connect();
-  await admin.query(`CREATE DATABASE "${name}"`);
-  await admin.end();
-  const target = new URL(url);
-  target.pathname = `/${name}`;
-  const pool = new pg.Pool({ connectionString: target.toString() });
+  const template = await createScratchDatabase(url, "anneal_test");
+  const pool = new pg.Pool({ connectionString: template.url });
   await migrate(pgPoolSql(pool));
   await pool.end();
-  process.env.DATABASE_URL = target.toString();
-  console.log(`integration database: PostgreSQL ${target.host}/${name}`);
+  process.env.ANNEAL_TEST_TEMPLATE_DATABASE_URL = template.url;
+  console.log(`integration database: PostgreSQL ${new URL(template.url).host}${new URL(template.url).pathname}, copied per test file`);
   return async () => {
+    // The files' copies are dropped by each file; one that crashed leaves its copy behind.
     const client = new pg.Client({ connectionString: url });
     await client.connect();
-    await client.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+    const name = new URL(template.url).pathname.slice(1);
+    const { rows } = await client.query<{ datname: string }>(`SELECT datname FROM pg_database WHERE starts_with(datname, $1)`, [`${name}_`]);
+    for (const { datname } of rows) await client.query(`DROP DATABASE IF EXISTS "${datname}" WITH (FORCE)`);
     await client.end();
+    await template.drop();
   };
 }
 

@@ -19,10 +19,11 @@ async function onServer(serverUrl: string, sql: string): Promise<void> {
   }
 }
 
-/** Creates `<prefix>_<time>_<random>` on the server of `serverUrl`. */
-export async function createScratchDatabase(serverUrl: string, prefix: string): Promise<ScratchDatabase> {
+/** Creates `<prefix>_<time>_<random>` on the server of `serverUrl`: empty, or a copy of the
+ *  database `template` (which no one may be connected to while it is copied). */
+export async function createScratchDatabase(serverUrl: string, prefix: string, { template }: { template?: string } = {}): Promise<ScratchDatabase> {
   const name = `${prefix}_${Date.now()}_${Math.random().toString(36).slice(2, 8)}`;
-  await onServer(serverUrl, `CREATE DATABASE "${name}"`);
+  await onServer(serverUrl, `CREATE DATABASE "${name}"${template ? ` TEMPLATE "${template}"` : ""}`);
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => onServer(serverUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
