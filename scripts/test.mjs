@@ -1,6 +1,6 @@
 // npm test: the whole suite, in order — types, unit, integration (PGlite; again on PostgreSQL when
-// TEST_DATABASE_URL is set), a production build, then Playwright e2e against it and (with
-// TEST_DATABASE_URL) the scaled deployment's processes killed mid-work. Every step runs
+// TEST_DATABASE_URL is set), the Python worker's tests, a production build, then Playwright e2e
+// against it and (with TEST_DATABASE_URL) the scaled deployment's processes killed mid-work. Every step runs
 // even after a failure, so one run shows everything that is broken; the exit code is non-zero if
 // any step failed. The last line is the plain "N passed, N failed, N skipped" summary.
 import { spawnSync } from "node:child_process";
@@ -62,12 +62,39 @@ function vitest(name, project, outputName, env) {
   countVitest(name, output);
 }
 
+// The Python worker (workers/python): Debian's python3-torch runs the loss fixture and the job logic;
+// its transformers + PEFT tests skip, saying why, where those do not import (unittest's -v prints it).
+function pythonWorkerTests(name) {
+  const python = "/usr/bin/python3";
+  if (spawnSync(python, ["-c", "import torch"], { stdio: "ignore" }).status !== 0) {
+    console.log(`\n━━ ${name}: skipped: ${python} cannot import torch (apt-get install python3-torch) ━━`);
+    totals.skipped += 1;
+    return;
+  }
+  console.log(`\n━━ ${name} ━━`);
+  const started = Date.now();
+  const result = spawnSync(python, ["-m", "unittest", "discover", "-v"], { cwd: path.join(root, "workers", "python"), encoding: "utf8" });
+  process.stdout.write(result.stdout ?? "");
+  process.stderr.write(result.stderr ?? "");
+  const report = result.stderr ?? "";
+  const count = (what) => Number(new RegExp(`${what}=(\\d+)`).exec(report)?.[1] ?? 0);
+  const ran = Number(/^Ran (\d+) tests?/m.exec(report)?.[1] ?? 0);
+  const [failed, skipped] = [count("failures") + count("errors"), count("skipped")];
+  totals.passed += ran - failed - skipped;
+  totals.failed += failed;
+  totals.skipped += skipped;
+  for (const [, kind, test, where] of report.matchAll(/^(FAIL|ERROR): (\S+) \((.+)\)/gm)) failedTests.push(`${name} › ${where} › ${test}: ${kind}`);
+  console.log(`━━ ${name}: ${result.status === 0 ? "ok" : "FAILED"} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  if (result.status !== 0) failedSteps.push(name);
+}
+
 run("typecheck", bin("tsc"), ["--noEmit", "-p", "."]);
 vitest("unit tests", "unit", "unit");
 vitest("integration tests on PGlite", "integration", "integration-pglite", { TEST_DATABASE_URL: "" });
 if (process.env.TEST_DATABASE_URL) {
   vitest("integration tests on PostgreSQL", "integration", "integration-postgres", {});
 }
+pythonWorkerTests("python worker tests");
 if (run("production build", bin("next"), ["build"])) {
   run("e2e tests (Playwright, Chromium)", bin("playwright"), ["test"], { CI: "true" });
   const e2e = path.join(results, "e2e.json");

@@ -4,7 +4,7 @@ import { ALL_OPERATIONS, PUBLIC_ROUTES } from "@/lib/api/operations";
 import { getDb } from "@/lib/db/client";
 import type { Operation } from "@/lib/contract/operation";
 import { api, ROUTE_FILES, routeMethods } from "./http";
-import { createTestTeam, createTestUser, type TestUser } from "./factories";
+import { createTestTeam, createTestUser, createTestWorkerKey, type TestUser } from "./factories";
 
 // Walks every registered route: no credentials → 401, wrong scheme → 401, another team's (or
 // user's) resource → 404, a role without permission → 403. A new route without a case here fails.
@@ -35,6 +35,8 @@ interface World {
   /** An annotation queue in `team/matrix` assigned to `team`'s annotator, with `call` as its item; the same in `other`. */
   queue: { id: string; item: string };
   otherQueue: { id: string; item: string };
+  /** An instance-wide worker key's secret. */
+  workerKey: string;
 }
 
 interface Request {
@@ -175,6 +177,8 @@ const CASES: Record<string, (w: World) => Case> = {
   ...jobRouteCases("getTrainingJob", ""),
   ...jobRouteCases("getTrainingJobEvents", "/events"),
   ...jobRouteCases("cancelTrainingJob", "/cancel"),
+  ...jobRouteCases("createJobBundle", "/bundle"),
+  ...jobRouteCases("importJobBundleResult", "/bundle-result"),
   createRlRun: (w) => jobSubmission("/v1/preview/rl-runs", w, { prompts: { source: "inline", items: [{ messages: [{ role: "user", content: "x" }] }] }, checker: { type: "length", max: 5 } }),
   listRlRuns: () => ({ valid: { path: "/v1/preview/rl-runs" }, foreign: null, forbidden: null }),
   ...rlRunRouteCases("getRlRun", ""),
@@ -214,12 +218,49 @@ const CASES: Record<string, (w: World) => Case> = {
   ...feedbackCases(),
   ...annotationSpecCases(),
   ...annotationQueueCases(),
+  ...workerKeyCases(),
+  ...workerCases(),
   revokeApiKey: (w) => ({
     valid: { path: `/v1/api-keys/${w.otherKeyId}` },
     foreign: { path: `/v1/api-keys/${w.otherKeyId}` },
     forbidden: null,
   }),
 };
+
+/** Worker keys are the instance's: only its admins manage them. */
+function workerKeyCases(): Record<string, (w: World) => Case> {
+  const body = { name: "never-created" };
+  const one = `/v1/preview/worker-keys/${randomUUID()}`;
+  return {
+    createWorkerKey: () => ({ valid: { path: "/v1/preview/worker-keys", body }, foreign: null, forbidden: { as: "non-admin", path: "/v1/preview/worker-keys", body } }),
+    listWorkerKeys: () => ({ valid: { path: "/v1/preview/worker-keys" }, foreign: null, forbidden: { as: "non-admin", path: "/v1/preview/worker-keys" } }),
+    revokeWorkerKey: () => ({ valid: { path: one }, foreign: null, forbidden: { as: "non-admin", path: one } }),
+  };
+}
+
+/** The remote-worker protocol takes a worker key and nothing else (the checks below send user keys
+ *  and passwords); a lease's routes name a token, which fences them (409 when stale), not a tenant. */
+function workerCases(): Record<string, (w: World) => Case> {
+  const token = `${randomUUID()}.${"0".repeat(32)}`;
+  const lease = (suffix: string, body?: unknown): Case => ({ valid: { path: `/v1/workers/leases/${token}/${suffix}`, body }, foreign: null, forbidden: null });
+  const capabilities = { kinds: ["sft"], modes: ["lora"], bases: [], max_rank: 16 };
+  return {
+    leaseWorkerJob: () => ({ valid: { path: "/v1/workers/lease", body: { instance: "matrix", version: 1, capabilities } }, foreign: null, forbidden: null }),
+    probeWorkerBase: () => ({ valid: { path: "/v1/workers/probe", body: { instance: "matrix", base: "test/tiny", logprobs: [0, -1] } }, foreign: null, forbidden: null }),
+    getLeaseInputs: () => lease("inputs"),
+    getLeaseStartAdapter: () => lease("start-adapter"),
+    getLeaseStartGguf: () => lease("start-gguf"),
+    getLeaseState: () => lease("state"),
+    commitLeaseState: () => lease("state", { upload_id: randomUUID(), step: 1, format: "anneal-node-1" }),
+    leaseHeartbeat: () => lease("heartbeat"),
+    appendLeaseEvents: () => lease("events", { events: [] }),
+    createLeaseUpload: () => lease("uploads", { purpose: "state", bytes: 1, sha256: "0".repeat(64) }),
+    putLeaseUploadChunk: () => lease(`uploads/${randomUUID()}`, new Uint8Array(1)),
+    getLeaseUpload: () => lease(`uploads/${randomUUID()}`),
+    completeLease: () => lease("complete", { upload_id: randomUUID() }),
+    failLease: () => lease("fail", {}),
+  };
+}
 
 /** Feedback routes name their project in the body; annotators may write, replacing or purging only their own rows. */
 function feedbackCases(): Record<string, (w: World) => Case> {
@@ -414,6 +455,7 @@ beforeAll(async () => {
     })).id,
     queue: await queueIn(team, project, callIds[0]),
     otherQueue: await queueIn(other, otherProject, callIds[1]),
+    workerKey: (await createTestWorkerKey()).key,
   };
 });
 
@@ -451,7 +493,7 @@ describe.each(protectedOps.map((op): [string, Operation] => [`${op.method} ${op.
     const { path, body } = theCase().valid;
     const response = await api(op.method, path, { body });
     expect(response.status).toBe(401);
-    expect(response.headers.get("www-authenticate")).toMatch(op.auth === "bearer" ? /^Bearer/ : /^Basic/);
+    expect(response.headers.get("www-authenticate")).toMatch(op.auth === "basic" ? /^Basic/ : /^Bearer/);
     expect((await response.json()).detail).toMatch(/Missing credentials/);
   });
 
@@ -468,6 +510,12 @@ describe.each(protectedOps.map((op): [string, Operation] => [`${op.method} ${op.
         : // a login of its own per route: wrong passwords for one account are throttled after 5 (429)
           await api(op.method, path, { body, basic: [`nobody-${op.id}`, "wrong password"] });
     expect(bad.status).toBe(401);
+  });
+
+  it("401 for the other kind of key: a worker key outside /v1/workers, a user's key and session on it", async () => {
+    const { path, body } = theCase().valid;
+    const other = op.auth === "worker" ? world.team.admin.key : world.workerKey;
+    expect((await api(op.method, path, { body, ...withKey(op, other) })).status).toBe(401);
   });
 
   it("404 for another team's resource", async () => {

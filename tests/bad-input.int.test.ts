@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { openApiDocument } from "@/lib/api/openapi";
 import { api, json } from "./http";
-import { createTestUser, type TestUser } from "./factories";
+import { createTestUser, createTestWorkerKey, type TestUser } from "./factories";
 import { fuzzVariants, limitMessage, type Variant } from "./fuzz/variants";
 
 // Bad input gets a clear 4xx with the documented body, never a 500 and never a half-written row.
@@ -127,7 +127,7 @@ describe("fuzz: malformed variants of every operation", () => {
 
   it("answers each variant as the contract says, within a few seconds", async () => {
     const admin = await createTestUser({ admin: true });
-    const variants = fuzzVariants({ key: admin.key });
+    const variants = fuzzVariants({ key: admin.key, workerKey: (await createTestWorkerKey()).key });
     const failures: string[] = [];
     for (const variant of variants) {
       const failure = await check(variant);

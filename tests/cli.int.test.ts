@@ -81,7 +81,7 @@ describe("npm run anneal", () => {
 describe("npm run worker", () => {
   it("refuses the embedded database: it belongs to npm start, which trains jobs itself", () => {
     const { DATABASE_URL: _, ANNEAL_TEST_PGLITE_DUMP: __, ...inherited } = process.env;
-    const result = spawnSync(path.resolve("node_modules/.bin/tsx"), ["scripts/worker.ts"], { env: { ...inherited, ANNEAL_DATA_DIR: dataDir }, encoding: "utf8" });
+    const result = spawnSync(process.execPath, ["--import", "tsx", "scripts/worker.ts"], { env: { ...inherited, ANNEAL_DATA_DIR: dataDir }, encoding: "utf8" });
     expect(result.status).toBe(1);
     expect(result.stderr).toMatch(/npm run worker needs DATABASE_URL \(PostgreSQL\)/);
   });
@@ -90,7 +90,9 @@ describe("npm run worker", () => {
   it.runIf(process.env.TEST_DATABASE_URL)("migrates a fresh PostgreSQL database, then claims jobs, and stops on SIGTERM", async () => {
     const scratch = await createScratchDatabase(process.env.TEST_DATABASE_URL!, "anneal_worker_first");
     const { ANNEAL_TEST_PGLITE_DUMP: _, ...inherited } = process.env;
-    const worker = spawn(path.resolve("node_modules/.bin/tsx"), ["scripts/worker.ts"], {
+    // As package.json runs it: Node with tsx as a loader, so the signal reaches the worker itself (the tsx
+    // CLI relays signals and SIGKILLs a child whose event loop does not answer within 60 ms).
+    const worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
       env: { ...inherited, DATABASE_URL: scratch.url, ANNEAL_DATA_DIR: dataDir, ANNEAL_LOG_LEVEL: "error" },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import { createApiKey } from "@/lib/auth/api-keys";
 import type { Principal, Role } from "@/lib/auth/principal";
+import { createWorkerKey } from "@/lib/workers/worker-keys";
 import { createUser } from "@/lib/auth/users";
 import { getDb } from "@/lib/db/client";
 
@@ -40,4 +41,11 @@ export async function createTestTeam() {
     return user;
   };
   return { name, id: team.id, admin, member: await addUser("member"), annotator: await addUser("annotator") };
+}
+
+/** A worker key (docs/workers.md), made by an instance admin; for one team's jobs when `team` is given. */
+export async function createTestWorkerKey(options: { team?: string } = {}): Promise<{ id: string; key: string }> {
+  const admin = await createTestUser({ admin: true });
+  const { id, key } = await createWorkerKey(admin.principal, { name: "test-worker", team: options.team });
+  return { id, key };
 }

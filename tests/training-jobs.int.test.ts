@@ -340,7 +340,10 @@ describe("job lifecycle", () => {
 
   it("cancels a running job within a heartbeat, and lists jobs by model and status", async () => {
     const model = await createModel("cancel-running");
-    const many = Array.from({ length: 3000 }, (_, i) => SFT_EXAMPLES[i % SFT_EXAMPLES.length]);
+    // Long examples: a step of a few tokens takes ~1 ms, and 3,000 of them ended before the cancel
+    // arrived on a fast machine; ~200 tokens a step keep the job running for many seconds.
+    const long = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+    const many = Array.from({ length: 3000 }, (_, i) => ({ messages: [{ role: "user", content: `say ${i} ${long}` }, { role: "assistant", content: `ok ${i} ${long}` }] }));
     const res = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: model.id, training_data: many, config: { batch_size: 1 } } }));
     const id: string = res.body.id;
     for (let i = 0; i < 400 && (await getJob(id)).steps_done < 1; i++) await new Promise((r) => setTimeout(r, 25));
@@ -425,7 +428,10 @@ describe.skipIf(!process.env.DATABASE_URL)("worker processes (npm run worker) an
   });
   const longSft = async (name: string) => {
     const model = await createModel(name);
-    const many = Array.from({ length: 3000 }, (_, i) => SFT_EXAMPLES[i % SFT_EXAMPLES.length]);
+    // Long examples: a step of a few tokens takes ~1 ms, and 3,000 of them ended before the cancel
+    // arrived on a fast machine; ~200 tokens a step keep the job running for many seconds.
+    const long = Array.from({ length: 40 }, (_, i) => `word${i}`).join(" ");
+    const many = Array.from({ length: 3000 }, (_, i) => ({ messages: [{ role: "user", content: `say ${i} ${long}` }, { role: "assistant", content: `ok ${i} ${long}` }] }));
     const res = await json(api("POST", "/v1/preview/sft-training-jobs", { bearer: user.key, body: { model_id: model.id, training_data: many, config: { batch_size: 1 } } }));
     return { model, id: res.body.id as string };
   };

@@ -14,16 +14,17 @@ import { Table, Td, Th, ThActions, THead, Tr } from "@/components/ui/table";
 import { CreateApiKeyDialog } from "@/components/api-keys/create-api-key-dialog";
 import { RevokeApiKeyDialog } from "@/components/api-keys/revoke-api-key-dialog";
 import { useApiKeys, type ApiKey } from "@/components/identity/queries";
+import { KeyName, KeyPrefix, KeyRevocation } from "@/components/keys/key-cells";
 
 function KeyRow({ apiKey }: { apiKey: ApiKey }) {
   const revoked = apiKey.revoked_at !== null;
   return (
     <Tr className={revoked ? "text-zinc-400" : ""}>
       <Td className="font-medium text-zinc-900">
-        <span className={revoked ? "text-zinc-400 line-through" : ""}>{apiKey.name}</span>
+        <KeyName name={apiKey.name} revoked={revoked} />
       </Td>
       <Td>
-        <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs text-zinc-700">{apiKey.prefix}…</code>
+        <KeyPrefix prefix={apiKey.prefix} />
       </Td>
       <Td>{apiKey.team ? <Badge tone="blue">{apiKey.team}</Badge> : <span className="text-zinc-500">All my teams</span>}</Td>
       <Td className="text-zinc-500">
@@ -33,13 +34,7 @@ function KeyRow({ apiKey }: { apiKey: ApiKey }) {
         <RelativeTime iso={apiKey.last_used_at} fallback="Never" />
       </Td>
       <Td className="text-right">
-        {revoked ? (
-          <span className="text-xs text-zinc-500">
-            Revoked <RelativeTime iso={apiKey.revoked_at} />
-          </span>
-        ) : (
-          <RevokeApiKeyDialog apiKey={apiKey} />
-        )}
+        <KeyRevocation revokedAt={apiKey.revoked_at} revoke={<RevokeApiKeyDialog apiKey={apiKey} />} />
       </Td>
     </Tr>
   );

@@ -3,6 +3,7 @@
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { useRevokeApiKey, type ApiKey } from "@/components/identity/queries";
+import { KeyPrefix } from "@/components/keys/key-cells";
 
 export function RevokeApiKeyDialog({ apiKey }: { apiKey: ApiKey }) {
   const revoke = useRevokeApiKey();
@@ -21,7 +22,7 @@ export function RevokeApiKeyDialog({ apiKey }: { apiKey: ApiKey }) {
       onConfirm={(close) => revoke.mutate(apiKey.id, { onSuccess: close })}
     >
       <p className="text-sm text-zinc-600">
-        Key <code className="rounded bg-zinc-100 px-1.5 py-0.5 font-mono text-xs">{apiKey.prefix}…</code>
+        Key <KeyPrefix prefix={apiKey.prefix} />
         {apiKey.team ? ` (only ${apiKey.team})` : " (all your teams)"}
       </p>
     </ConfirmDialog>

@@ -113,6 +113,7 @@ export function JobMonitor({ jobId }: { jobId: string }) {
           <span data-testid="job-error">{data.error}</span>
         </Alert>
       )}
+      {data.waiting_for && <Alert tone="warning" title="Waiting"><span data-testid="job-waiting-for">Waiting for {data.waiting_for}.</span></Alert>}
       {data.status === "cancelled" && <Alert tone="warning" title="Cancelled">{data.error ?? "The job was cancelled; it wrote no checkpoint."}</Alert>}
       <JobWarnings warnings={data.warnings} />
 

@@ -5,7 +5,7 @@ import { AdapterSizeNote } from "@/components/models/adapter-size-note";
 import { Field, SelectField } from "@/components/ui/field";
 import { Segmented } from "@/components/ui/segmented";
 import { DEFAULT_LORA_CONFIG, LORA_TARGET_OF_MODULE, type LoraModule } from "@/lib/engine/model/lora";
-import { LORA_RANKS, type LoraSettings } from "@/lib/training/models/lora-settings";
+import { LORA_RANKS, type LoraSettings } from "@/lib/engine/model/lora-settings";
 
 // "How it trains" in the New model dialog: full weights, or a LoRA adapter with its rank, alpha,
 // dropout and target modules (the API's defaults preset) and the adapter's size on the base. The form

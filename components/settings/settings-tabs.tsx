@@ -9,13 +9,14 @@ const TABS = [
   { href: "/settings/teams", label: "Teams and members", team: true, admin: false },
   { href: "/settings/account", label: "Account", team: false, admin: false },
   { href: "/settings/base-models", label: "Base models", team: true, admin: true },
+  { href: "/settings/worker-keys", label: "Worker keys", team: true, admin: true },
 ];
 
 export function SettingsTabs() {
   const pathname = usePathname();
   const { data: workspace } = useWorkspace();
   const { data: me } = useMe();
-  // Base models are the instance's: only its admins see the tab (the page says so to anyone else).
+  // Base models and worker keys are the instance's: only its admins see their tabs (the pages say so to anyone else).
   const tabs = TABS.filter((tab) => (!tab.team || workspace?.role !== "annotator") && (!tab.admin || me?.user.is_admin));
   return (
     <nav aria-label="Settings" className="mb-6 flex gap-1 border-b border-zinc-200">

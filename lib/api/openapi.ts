@@ -34,6 +34,8 @@ const validationErrorSchema = {
 };
 const errorSchema = { type: "object", properties: { detail: { type: "string" } } };
 
+const SECURITY_SCHEMES = { bearer: "bearerAuth", basic: "basicAuth", worker: "workerKey" } as const;
+
 function describe(op: Operation) {
   const responses: Record<string, unknown> = {
     [String(op.status ?? 200)]: {
@@ -50,7 +52,7 @@ function describe(op: Operation) {
     operationId: op.id,
     summary: op.summary,
     tags: [op.tag],
-    security: op.auth === "public" ? [] : [{ [op.auth === "bearer" ? "bearerAuth" : "basicAuth"]: [] }],
+    security: op.auth === "public" ? [] : [{ [SECURITY_SCHEMES[op.auth]]: [] }],
     parameters: [...parameters(op.params, "path"), ...parameters(op.query, "query")],
     requestBody: op.body ? requestBody(op, op.body) : undefined,
     responses,
@@ -86,6 +88,7 @@ export function openApiDocument(): Record<string, unknown> {
       securitySchemes: {
         bearerAuth: { type: "http", scheme: "bearer", description: "An API key (Settings → API keys, or `npm run anneal -- create-api-key`)." },
         basicAuth: { type: "http", scheme: "basic", description: "username:password, or api:<API key>." },
+        workerKey: { type: "http", scheme: "bearer", description: "A worker key (`awk-…`, POST /v1/preview/worker-keys): the /v1/workers routes take it and nothing else (docs/workers.md)." },
       },
     },
   };

@@ -12,6 +12,7 @@ import * as jobs from "@/lib/training/jobs/operations";
 import * as models from "@/lib/training/models/operations";
 import * as rlRuns from "@/lib/training/rl-runs/operations";
 import * as trainingEstimate from "@/lib/training/estimate/operations";
+import * as workers from "@/lib/workers/operations";
 import type { Operation } from "@/lib/contract/operation";
 
 // Every operation of the API, in one list: the OpenAPI document, the public-route list and the
@@ -20,7 +21,7 @@ import type { Operation } from "@/lib/contract/operation";
 const isOperation = (value: unknown): value is Operation =>
   typeof value === "object" && value !== null && "method" in value && "path" in value && "auth" in value;
 
-export const ALL_OPERATIONS: Operation[] = [identity, health, inference, baseModels, calls, models, trainingEstimate, jobs, rlRuns, fromJudgement, files, feedback, feedbackStats, queues].flatMap((module) =>
+export const ALL_OPERATIONS: Operation[] = [identity, health, inference, baseModels, calls, models, trainingEstimate, jobs, rlRuns, fromJudgement, files, feedback, feedbackStats, queues, workers].flatMap((module) =>
   Object.values(module).filter(isOperation),
 );
 

@@ -21,6 +21,12 @@ export function generateApiKey(): string {
   return `ank_${base62(8)}${base62(40)}`;
 }
 
+/** A worker key (docs/workers.md) has the same shape with its own prefix: `awk-`. Its 12-character
+ *  prefix finds it in WorkerKey, never in ApiKey, so each kind of key is unknown where the other works. */
+export function generateWorkerKey(): string {
+  return `awk-${base62(8)}${base62(40)}`;
+}
+
 export function apiKeyPrefix(key: string): string {
   return key.slice(0, KEY_PREFIX_LENGTH);
 }

@@ -10,6 +10,12 @@ export interface Principal {
   apiKey?: { id: string; teamId: string | null };
 }
 
+/** A remote training worker, authenticated by a worker key (docs/workers.md): it acts on the jobs
+ *  it leases, not as a user. teamId null: the key takes any team's jobs. */
+export interface WorkerPrincipal {
+  workerKey: { id: string; teamId: string | null };
+}
+
 export type { Role };
 
 /** What a role may do in a team (docs/contract.md "Identity, roles, auth"). */

@@ -52,6 +52,14 @@ const envSchema = z.object({
    *  padded tokens. Measured on tiny-chat-2's arithmetic: at 16 a step's gradient was mostly noise
    *  and held-out accuracy fell; at 128 it rose (docs/decisions.md, "RL: 128 rows per step"). */
   ANNEAL_RL_ROWS_PER_STEP: z.coerce.number().int().min(1).max(4096).default(128),
+  /** An SFT job a remote worker trained on a GGUF base this server serves: how long the server's
+   *  guard rails (greedy replies before/after on its own engine, docs/workers.md "Guard rails") may
+   *  take inside the worker's complete call before they are cut short, saying so; 0: not run. Under
+   *  the Python worker's 120 s read timeout, with room for the checkpoint's import. */
+  ANNEAL_REMOTE_GUARD_RAILS_MS: z.coerce.number().int().min(0).max(100_000).default(60_000),
+  /** npm run worker as a remote worker (docs/workers.md): Anneal's address and a worker key (or --server, --key). */
+  ANNEAL_WORKER_SERVER: z.string().url().optional(),
+  ANNEAL_WORKER_KEY: z.string().min(1).optional(),
   /** How long an annotator's claim on a queue item lasts; an expired claim returns the item to the pool. */
   ANNEAL_ANNOTATION_CLAIM_MS: z.coerce.number().int().min(100).default(600_000),
 });

@@ -21,8 +21,9 @@ export interface Operation<
   path: string;
   summary: string;
   tag: string;
-  /** `public` routes need no credentials (docs/contract.md lists them). */
-  auth: "public" | AuthScheme;
+  /** `public` routes need no credentials (docs/contract.md lists them); `worker` routes take a
+   *  worker key (`Bearer awk-…`, docs/workers.md) and nothing else. */
+  auth: "public" | AuthScheme | "worker";
   /** Only operators of the instance (User.isAdmin) may call it. */
   instanceAdmin?: boolean;
   params?: P;
@@ -48,8 +49,9 @@ export interface Operation<
   openaiErrors?: boolean;
 }
 
-export function defineOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType>(
-  operation: Operation<P, Q, B, R>,
-): Operation<P, Q, B, R> {
+/** Keeps the operation's auth as its literal, so a handler's principal has that scheme's type. */
+export function defineOperation<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType, R extends z.ZodType, A extends Operation["auth"]>(
+  operation: Operation<P, Q, B, R> & { auth: A },
+): Operation<P, Q, B, R> & { auth: A } {
   return operation;
 }

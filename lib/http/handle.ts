@@ -1,7 +1,8 @@
 import { randomUUID } from "node:crypto";
 import type { z } from "zod";
 import { authenticate } from "@/lib/auth/authenticate";
-import type { Principal } from "@/lib/auth/principal";
+import type { Principal, WorkerPrincipal } from "@/lib/auth/principal";
+import { authenticateWorker } from "@/lib/workers/authenticate-worker";
 import { DEFAULT_BODY_LIMIT } from "@/lib/contract/body-limits";
 import { readBodyBytes, readBodyText } from "@/lib/http/body";
 import { AppError, ValidationError, forbidden } from "@/lib/contract/errors";
@@ -23,7 +24,7 @@ type Parts<O> = O extends Operation<infer P, infer Q, infer B, infer R> ? { P: P
 
 export interface HandlerContext<O extends Operation> {
   req: Request;
-  principal: O["auth"] extends "public" ? Principal | undefined : Principal;
+  principal: O["auth"] extends "public" ? Principal | undefined : O["auth"] extends "worker" ? WorkerPrincipal : Principal;
   params: z.output<Parts<O>["P"]>;
   query: z.output<Parts<O>["Q"]>;
   body: z.output<Parts<O>["B"]>;
@@ -97,8 +98,9 @@ export function handle<O extends Operation>(
   return async (req, routeContext) => {
     const requestId = req.headers.get("x-request-id") ?? randomUUID();
     try {
-      const principal = operation.auth === "public" ? undefined : await authenticate(req, operation.auth);
-      if (operation.instanceAdmin && !principal?.user.isAdmin) {
+      const principal =
+        operation.auth === "public" ? undefined : operation.auth === "worker" ? await authenticateWorker(req) : await authenticate(req, operation.auth);
+      if (operation.instanceAdmin && !(principal && "user" in principal && principal.user.isAdmin)) {
         throw forbidden("Only an administrator of this Anneal instance can do this.");
       }
       const params = parse(operation.params, "path", checkRequestValues("path", (await routeContext?.params) ?? {}));

@@ -80,3 +80,23 @@ describe("database entries", () => {
     expect(findBaseModel(models, "t/file")?.source).toBe("file");
   });
 });
+
+describe("an upstream entry's lora block", () => {
+  it("resolves gguf and write_dir beside the file, keeps vllm_dir as vLLM names it, and stays an upstream entry", () => {
+    const { dir } = listBases([
+      { name: "t/vllm", upstream: "http://vllm:8000/v1", gguf: "tiny.gguf", lora: { write_dir: "adapters", vllm_dir: "/adapters", max_loras: 2, max_rank: 64 } },
+    ]);
+    expect(configuredBaseModels().find((m) => m.name === "t/vllm")).toMatchObject({
+      kind: "upstream",
+      gguf: path.join(dir, "tiny.gguf"),
+      lora: { writeDir: path.join(dir, "adapters"), vllmDir: "/adapters", maxLoras: 2, maxRank: 64 },
+    });
+  });
+
+  it("refuses unknown fields in it (never falling back to a GGUF entry), and a lora block without a gguf", () => {
+    listBases([{ name: "t/vllm", upstream: "http://vllm:8000/v1", gguf: "tiny.gguf", lora: { write_dir: "a", vllm_dir: "/a", max_loras: 2, max_rank: 64, max_lora: 3 } }]);
+    expect(() => configuredBaseModels()).toThrow('ANNEAL_MODELS_FILE: 0.lora: Unrecognized key: "max_lora"');
+    listBases([{ name: "t/vllm", upstream: "http://vllm:8000/v1", lora: { write_dir: "a", vllm_dir: "/a", max_loras: 2, max_rank: 64 } }]);
+    expect(() => configuredBaseModels()).toThrow("ANNEAL_MODELS_FILE: t/vllm has `lora` but no `gguf`");
+  });
+});

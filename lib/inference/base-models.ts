@@ -58,9 +58,30 @@ export interface UpstreamBaseModel extends BaseModelCommon {
   /** The model's name there. */
   upstreamModel: string;
   apiKey?: string;
+  /** Absolute path of a GGUF of the same weights (any type): the base's shapes, never served. */
+  gguf?: string;
+  /** How vLLM serves its models' LoRA checkpoints (lib/inference/upstream-adapters.ts). */
+  lora?: UpstreamLora;
+}
+
+/** A vLLM base's adapters: Anneal writes each checkpoint's PEFT directory under writeDir, and vLLM
+ *  (started with --enable-lora) loads it from vllmDir, the same directory as vLLM's machine names it. */
+export interface UpstreamLora {
+  /** Absolute. */
+  writeDir: string;
+  /** As vLLM sees it (a path on its machine). */
+  vllmDir: string;
+  /** Adapters kept loaded at once; the least recently used is unloaded beyond it (vLLM's --max-loras). */
+  maxLoras: number;
+  /** The largest rank vLLM loads (its --max-lora-rank): higher-rank models' jobs are refused. */
+  maxRank: number;
 }
 
 export type BaseModel = GgufBaseModel | UpstreamBaseModel;
+
+/** A base whose models train: a GGUF the embedded trainer reads, or an upstream base (trained by remote
+ *  workers only) with the GGUF of its weights that Anneal tokenizes and probes with. */
+export type TrainableBaseModel = GgufBaseModel | (UpstreamBaseModel & { gguf: string });
 
 const shippedGguf = (file: string) =>
   // Resolved at run time from the working directory; turbopackIgnore keeps the build from tracing the repo.
@@ -99,29 +120,52 @@ export const TINY_CHAT: GgufBaseModel = {
 /** Shipped in models/, default first. */
 export const SHIPPED_MODELS: readonly GgufBaseModel[] = [TINY_CHAT_2, TINY_CHAT];
 
+/** Full fine-tuning's rates; `lora` for LoRA models (absent: the full rates × LORA_RATE_FACTOR). A base
+ *  that trains LoRA only (a Qwen or Llama download) has no full rates: rl and sft are its LoRA rates. */
+const learningRatesSchema = z
+  .object({ rl: z.number().positive(), sft: z.number().positive(), lora: z.object({ rl: z.number().positive(), sft: z.number().positive() }).optional() })
+  .optional();
+
+const upstreamEntry = z
+  .object({
+    name: baseModelName,
+    hf_name: hfNamesSchema.default([]),
+    upstream: z.string().url().describe("The server's OpenAI API base, e.g. http://vllm:8000/v1"),
+    upstream_model: z.string().min(1).optional(),
+    /** The name of an environment variable holding the upstream's API key (keys stay out of files). */
+    api_key_env: z.string().min(1).optional(),
+    description: z.string().default(""),
+    /** A GGUF of the same weights (relative to the file): Anneal reads the base's shapes from its header. */
+    gguf: z.string().min(1).optional(),
+    /** Its models train LoRA adapters on remote workers (docs/workers.md); needs `gguf`, whose vocabulary
+     *  tokenizes their jobs and against which a worker's copy of the base is probed. */
+    trainable: z.boolean().default(false),
+    learning_rates: learningRatesSchema,
+    /** vLLM serves the LoRA checkpoints of this base's models (docs/operations.md, "GPU topology"). */
+    lora: z
+      .object({
+        write_dir: z.string().min(1).describe("Where Anneal writes adapters (relative to the file), a directory vLLM reads too"),
+        vllm_dir: z.string().min(1).describe("The same directory as vLLM's machine names it"),
+        max_loras: z.number().int().positive().describe("vLLM's --max-loras"),
+        max_rank: z.number().int().positive().describe("vLLM's --max-lora-rank"),
+      })
+      .strict()
+      .optional(),
+  });
+
 const modelsFileSchema = z.array(
   z.union([
+    upstreamEntry,
     z.object({
       name: baseModelName,
       hf_name: hfNamesSchema.default([]),
       gguf: z.string().min(1),
+      /** An entry naming an upstream is an upstream's, even when its other fields do not parse. */
+      upstream: z.never().optional(),
       description: z.string().default(""),
       /** Only for llama-architecture F32 GGUFs written by Anneal (e.g. an exported checkpoint). */
       trainable: z.boolean().default(false),
-      /** Full fine-tuning's rates; `lora` for LoRA models (absent: the full rates × LORA_RATE_FACTOR). A base
-       *  that trains LoRA only (a Qwen or Llama download) has no full rates: rl and sft are its LoRA rates. */
-      learning_rates: z
-        .object({ rl: z.number().positive(), sft: z.number().positive(), lora: z.object({ rl: z.number().positive(), sft: z.number().positive() }).optional() })
-        .optional(),
-    }),
-    z.object({
-      name: baseModelName,
-      hf_name: hfNamesSchema.default([]),
-      upstream: z.string().url().describe("The server's OpenAI API base, e.g. http://vllm:8000/v1"),
-      upstream_model: z.string().min(1).optional(),
-      /** The name of an environment variable holding the upstream's API key (keys stay out of files). */
-      api_key_env: z.string().min(1).optional(),
-      description: z.string().default(""),
+      learning_rates: learningRatesSchema,
     }),
   ]),
 );
@@ -155,11 +199,21 @@ function readModelsFile(file: string): ModelsFileEntry[] {
   return result.data;
 }
 
+/** A path in the models file: relative to the file's folder. */
+const besideFile = (file: string, listed: string) => path.resolve(path.dirname(path.resolve(file)), listed);
+
 /** A listed model; an upstream's key is read from its environment variable on each use. */
 function toBaseModel(m: ModelsFileEntry, file: string): BaseModel {
-  if ("upstream" in m) {
+  if (m.upstream !== undefined) {
     const apiKey = m.api_key_env ? process.env[m.api_key_env] : undefined;
     if (m.api_key_env && !apiKey) throw new AppError("unavailable", `ANNEAL_MODELS_FILE: ${m.name} reads its API key from $${m.api_key_env}, which is not set.`);
+    // Adapters are written in the base's shapes, which only a GGUF of it tells Anneal.
+    if (m.lora && !m.gguf) throw new AppError("unavailable", `ANNEAL_MODELS_FILE: ${m.name} has \`lora\` but no \`gguf\`: an upstream entry with \`lora\` needs a GGUF of the same weights, for the adapters' shapes.`);
+    const gguf = m.gguf && besideFile(file, m.gguf);
+    if (m.trainable) {
+      const refusal = gguf ? untrainableReason(gguf) : "it names no `gguf` of the same weights, which tokenizes its jobs and checks the workers' copies";
+      if (refusal) throw new AppError("unavailable", `ANNEAL_MODELS_FILE lists '${m.name}' with "trainable": true, but its jobs cannot be prepared: ${refusal}.`);
+    }
     return {
       kind: "upstream",
       name: m.name,
@@ -168,11 +222,14 @@ function toBaseModel(m: ModelsFileEntry, file: string): BaseModel {
       baseUrl: m.upstream.replace(/\/+$/, ""),
       upstreamModel: m.upstream_model ?? m.name,
       apiKey,
-      trainable: false,
+      trainable: m.trainable,
       description: m.description || `served by ${new URL(m.upstream).host}`,
+      ...(gguf && { gguf }),
+      ...(m.learning_rates && { learningRates: m.learning_rates }),
+      ...(m.lora && { lora: { writeDir: besideFile(file, m.lora.write_dir), vllmDir: m.lora.vllm_dir, maxLoras: m.lora.max_loras, maxRank: m.lora.max_rank } }),
     };
   }
-  const gguf = path.resolve(path.dirname(path.resolve(file)), m.gguf);
+  const gguf = besideFile(file, m.gguf);
   // "trainable" is a promise that jobs on this base will run: refused here, not by a job later.
   const refusal = m.trainable ? untrainableReason(gguf) : null;
   if (refusal) {

@@ -6,12 +6,13 @@ import { getDb } from "@/lib/db/client";
 import type { AdapterRef } from "@/lib/engine/serving/model-registry";
 import { AppError } from "@/lib/contract/errors";
 import { baseModelCatalogue, findBaseModel, type BaseModel, type GgufBaseModel, type UpstreamBaseModel } from "@/lib/inference/base-models";
+import { upstreamAdapterName, type UpstreamAdapterRef } from "@/lib/inference/upstream-adapters";
+import { storedLoraSettings } from "@/lib/engine/model/lora-settings";
 
 // An inference name → the weights that serve it (docs/contract.md "Inference names"): a base model's
 // name; `entity/project/name` (its newest checkpoint) or `entity/project/name:stepN` (step 0 = the
 // base model), also behind any `<scheme>-artifact:///` prefix (ART sends wandb-artifact:///…).
 
-/** What serves an inference name: the embedded engine with these weights, or an upstream server. */
 /** A trained model's weights: which model, which step, and its project (`team/project`: where its
  *  calls are recorded unless the caller names another). */
 export interface TrainedRef {
@@ -20,9 +21,11 @@ export interface TrainedRef {
   project: string;
 }
 
+/** What serves an inference name: the embedded engine with these weights, or an upstream server
+ *  (with one of its LoRA adapters). */
 export type ResolvedModel = { servedName: string; trained?: TrainedRef } & (
   | { base: GgufBaseModel; gguf: string; adapter?: AdapterRef }
-  | { base: UpstreamBaseModel }
+  | { base: UpstreamBaseModel; lora?: UpstreamAdapterRef }
 );
 
 export type EmbeddedModel = Extract<ResolvedModel, { gguf: string }>;
@@ -54,12 +57,11 @@ export async function resolveModel(principal: Principal, requested: string | und
   });
   const model = await getDb().model.findFirst({
     where: { name: modelName, project: { name: project, teamId: access.team.id } },
-    select: { id: true, baseModel: true },
+    select: { id: true, baseModel: true, lora: true },
   });
   if (!model) throw modelNotFound(requested);
   const modelBase = findBaseModel(models, model.baseModel);
   if (!modelBase) throw new AppError("unavailable", `Base model '${model.baseModel}' of \`${name}\` is no longer configured on this instance.`);
-  if (modelBase.kind !== "gguf") throw new AppError("not_implemented", `Checkpoints of upstream base models ('${modelBase.name}') cannot be served yet.`);
 
   const step = stepText === undefined ? undefined : Number(stepText);
   const checkpoint =
@@ -68,16 +70,40 @@ export async function resolveModel(principal: Principal, requested: string | und
       : await getDb().checkpoint.findFirst({
           where: { modelId: model.id, ...(step === undefined ? {} : { step }) },
           orderBy: { step: "desc" },
-          select: { step: true, file: true, format: true },
+          select: { id: true, step: true, file: true, format: true },
         });
   if (step !== undefined && step > 0 && !checkpoint) throw modelNotFound(requested);
   const servedName = `${entity}/${project}/${modelName}:step${checkpoint?.step ?? 0}`;
-  const projectRef = `${entity}/${project}`;
-  if (!checkpoint) return { servedName, base: modelBase, gguf: modelBase.gguf, trained: { modelId: model.id, step: 0, project: projectRef } };
+  const trained = { modelId: model.id, step: checkpoint?.step ?? 0, project: `${entity}/${project}` };
+  if (modelBase.kind === "upstream") {
+    if (!checkpoint) return { servedName, base: modelBase, trained };
+    return { servedName, base: modelBase, trained, lora: upstreamAdapterOf(modelBase, { entity, project, name: modelName, lora: model.lora }, checkpoint) };
+  }
+  if (!checkpoint) return { servedName, base: modelBase, gguf: modelBase.gguf, trained };
   const file = path.resolve(dataPaths().checkpoints, checkpoint.file);
   return checkpoint.format === "lora"
-    ? { servedName, base: modelBase, gguf: modelBase.gguf, adapter: { path: file }, trained: { modelId: model.id, step: checkpoint.step, project: projectRef } }
-    : { servedName, base: modelBase, gguf: file, trained: { modelId: model.id, step: checkpoint.step, project: projectRef } };
+    ? { servedName, base: modelBase, gguf: modelBase.gguf, adapter: { path: file }, trained }
+    : { servedName, base: modelBase, gguf: file, trained };
+}
+
+/** A checkpoint of an upstream base's model: a LoRA adapter its vLLM loads, when the base's entry has a `lora` block. */
+function upstreamAdapterOf(
+  base: UpstreamBaseModel,
+  model: { entity: string; project: string; name: string; lora: unknown },
+  checkpoint: { id: string; step: number; file: string; format: string },
+): UpstreamAdapterRef {
+  const settings = storedLoraSettings(model.lora);
+  if (!base.lora || !base.gguf || checkpoint.format !== "lora" || !settings) {
+    throw new AppError(
+      "not_implemented",
+      `Checkpoints of the upstream base model '${base.name}' cannot be served: its models-file entry has no \`lora\` block (vLLM serving adapters: docs/operations.md, "GPU topology").`,
+    );
+  }
+  return {
+    name: upstreamAdapterName(model, checkpoint.step, checkpoint.id),
+    lora: base.lora,
+    checkpoint: { adapterFile: path.resolve(dataPaths().checkpoints, checkpoint.file), settings, base: { name: base.name, hfNames: base.hfNames, gguf: base.gguf } },
+  };
 }
 
 function asBase(base: BaseModel): ResolvedModel {

@@ -3,10 +3,13 @@ import type { ChatCompletionRequest } from "@/lib/inference/chat-request";
 import type { Completion } from "@/lib/inference/completion";
 import { ChunkMerger, type StreamedChunk } from "@/lib/inference/merge-chunks";
 import type { UpstreamModel } from "@/lib/inference/resolve-model";
+import { ensureUpstreamAdapter, forgetUpstreamAdapter } from "@/lib/inference/upstream-adapters";
+import { upstreamHeaders, upstreamHost, upstreamMessage } from "@/lib/inference/upstream-http";
 
 // A chat completion passed to an OpenAI-compatible upstream (vLLM, llama.cpp server, another
-// Anneal): the validated request goes out under the upstream's model name, the answer comes back
-// under ours — streamed chunk by chunk — and the call is recorded from the upstream's usage.
+// Anneal): the validated request goes out under the upstream's model name (a checkpoint's: its
+// adapter's name on vLLM), the answer comes back under ours — streamed chunk by chunk — and the call
+// is recorded from the upstream's usage.
 
 const UPSTREAM_TIMEOUT_MS = 10 * 60_000;
 
@@ -22,35 +25,38 @@ function upstreamBody(request: ChatCompletionRequest, model: string): Record<str
   };
 }
 
+/** The request, to the base's model or the checkpoint's adapter (loaded first when this process has
+ *  not); an adapter the upstream no longer has (404: vLLM restarted) is loaded again, once. */
 async function send(completion: Completion, resolved: UpstreamModel): Promise<Response> {
+  const { base, lora } = resolved;
+  if (!lora) return post(completion, resolved, base.upstreamModel);
+  await ensureUpstreamAdapter(base, lora);
+  const response = await post(completion, resolved, lora.name);
+  if (response.status !== 404) return response;
+  await response.body?.cancel();
+  forgetUpstreamAdapter(base, lora.name);
+  await ensureUpstreamAdapter(base, lora);
+  return post(completion, resolved, lora.name);
+}
+
+async function post(completion: Completion, resolved: UpstreamModel, model: string): Promise<Response> {
   const { base } = resolved;
   const signal = AbortSignal.any([completion.ctx.signal, AbortSignal.timeout(UPSTREAM_TIMEOUT_MS)]);
   try {
     return await fetch(`${base.baseUrl}/chat/completions`, {
       method: "POST",
-      headers: {
-        "content-type": "application/json",
-        "x-request-id": completion.ctx.requestId,
-        ...(base.apiKey && { authorization: `Bearer ${base.apiKey}` }),
-      },
-      body: JSON.stringify(upstreamBody(completion.ctx.request, base.upstreamModel)),
+      headers: upstreamHeaders(base, completion.ctx.requestId),
+      body: JSON.stringify(upstreamBody(completion.ctx.request, model)),
       signal,
     });
   } catch (error) {
-    throw new AppError("unavailable", `Upstream for '${resolved.servedName}' (${new URL(base.baseUrl).host}) is unreachable: ${(error as Error).message}`);
+    throw new AppError("unavailable", `Upstream for '${resolved.servedName}' (${upstreamHost(base)}) is unreachable: ${(error as Error).message}`);
   }
 }
 
 /** An upstream error, with the upstream's status and message. */
 async function upstreamError(response: Response, name: string): Promise<AppError> {
-  const text = await response.text();
-  let message = text.slice(0, 2000);
-  try {
-    const body = JSON.parse(text) as { error?: { message?: string }; detail?: unknown; message?: string };
-    message = body.error?.message ?? (typeof body.detail === "string" ? body.detail : undefined) ?? body.message ?? message;
-  } catch {
-    // not JSON: keep the text
-  }
+  const message = upstreamMessage(await response.text());
   const code = response.status === 404 ? "not_found" : response.status === 429 ? "rate_limited" : response.status < 500 ? "bad_request" : "unavailable";
   return new AppError(code, `Upstream for '${name}' answered ${response.status}: ${message}`, response.headers.get("retry-after") ? { "Retry-After": response.headers.get("retry-after")! } : {});
 }

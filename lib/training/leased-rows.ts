@@ -27,6 +27,18 @@ export async function renewLease(table: LeasedTable, id: string, workerId: strin
   return leaseState(rows);
 }
 
+/** Holds this worker's lease on a running row for at least `ms` from now, never shortening it (a
+ *  job bundle's lease lasts hours): for work on the row's behalf that no heartbeat renews. */
+export async function holdLease(table: LeasedTable, id: string, workerId: string, ms: number): Promise<LeaseState> {
+  const rows = await getDb().$queryRawUnsafe<{ cancelRequested: boolean }[]>(
+    `UPDATE "${table}" SET "leaseExpiresAt" = greatest("leaseExpiresAt", now() + make_interval(secs => $3::float8 / 1000))
+      WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running'
+      RETURNING "cancelRequested"`,
+    id, workerId, ms,
+  );
+  return leaseState(rows);
+}
+
 /** Locks the row in `tx` if this worker still holds it. */
 export async function lockOwnedRow(tx: Tx, table: LeasedTable, id: string, workerId: string): Promise<LeaseState> {
   const rows = await tx.$queryRawUnsafe<{ cancelRequested: boolean }[]>(

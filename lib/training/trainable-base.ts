@@ -2,19 +2,25 @@
 // engine (a llama-architecture GGUF marked trainable). Checked when a job is submitted (400) and
 // again when it starts (the operator may have changed the models file in between).
 import { badRequest } from "@/lib/contract/errors";
-import { baseModelCatalogue, findBaseModel, type BaseModel, type GgufBaseModel, type LearningRates } from "@/lib/inference/base-models";
+import { baseModelCatalogue, findBaseModel, type BaseModel, type GgufBaseModel, type LearningRates, type TrainableBaseModel } from "@/lib/inference/base-models";
 import { trainModes, type TrainMode } from "@/lib/inference/train-modes";
 import type { ModelTrainingDefaults } from "./model-defaults";
 
-export async function trainableBase(name: string): Promise<GgufBaseModel> {
+export async function trainableBase(name: string): Promise<TrainableBaseModel> {
   return trainableBaseOf((await baseModelCatalogue()).models, name);
 }
 
+const isTrainable = (base: BaseModel): base is TrainableBaseModel => base.trainable && base.gguf !== undefined;
+
+/** A base the embedded runner and database-attached workers train: a trainable GGUF it serves itself
+ *  (an upstream base's models train on remote workers only). */
+export const trainsLocally = (base: BaseModel): base is GgufBaseModel => base.kind === "gguf" && trainModes(base).length > 0;
+
 /** The trainable base of that name among these. */
-export function trainableBaseOf(models: readonly BaseModel[], name: string): GgufBaseModel {
+export function trainableBaseOf(models: readonly BaseModel[], name: string): TrainableBaseModel {
   const base = findBaseModel(models, name);
   if (!base) throw badRequest(`The base model '${name}' is no longer configured on this instance.`);
-  if (base.kind !== "gguf" || !base.trainable) {
+  if (!isTrainable(base)) {
     throw badRequest(`The base model '${name}' is serve-only: this instance cannot train it. Create the model from a trainable base (GET /v1/models lists them).`);
   }
   return base;
@@ -29,7 +35,7 @@ export const LORA_RATE_FACTOR = { rl: 5, sft: 1 } as const;
 
 /** The rates a job with `learning_rate: null` trains at, for the model's mode (full weights or a
  *  LoRA adapter) on this base. */
-export function trainingDefaults(base: GgufBaseModel, mode: TrainMode): ModelTrainingDefaults {
+export function trainingDefaults(base: TrainableBaseModel, mode: TrainMode): ModelTrainingDefaults {
   const { rl, sft } = defaultRates(base.learningRates, mode, trainModes(base).includes("full"));
   return { defaultRlLearningRate: rl, defaultSftLearningRate: sft };
 }

@@ -4,8 +4,8 @@ import net from "node:net";
 import path from "node:path";
 
 // Anneal's processes as an operator starts them: `npm start` (scripts/start.ts) and `npm run
-// worker` (scripts/worker.ts), each a child with its own environment, its output kept for the
-// failure message of a test that needs it.
+// worker` (scripts/worker.ts, with `--server … --key …` a remote worker), each a child with its own
+// environment, its output kept for the failure message of a test that needs it.
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -18,8 +18,8 @@ export interface AnnealProcess {
   kill(): Promise<void>;
 }
 
-export function startAnneal(name: string, script: "start" | "worker", env: Record<string, string>): AnnealProcess {
-  const child = spawn(process.execPath, ["--import", "tsx", `scripts/${script}.ts`], {
+export function startAnneal(name: string, script: "start" | "worker", env: Record<string, string>, args: string[] = []): AnnealProcess {
+  const child = spawn(process.execPath, ["--import", "tsx", `scripts/${script}.ts`, ...args], {
     cwd: root,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
     stdio: ["ignore", "pipe", "pipe"],

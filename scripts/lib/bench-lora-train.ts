@@ -6,7 +6,7 @@
 // micro-batch built as a job builds it) and the adapter written as a checkpoint is.
 import { writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
 import { openTrainingModel } from "@/lib/training/jobs/train/open-training-model";
-import { loraSettingsSchema } from "@/lib/training/models/lora-settings";
+import { loraSettingsSchema } from "@/lib/engine/model/lora-settings";
 import { resolveRlConfig } from "@/lib/training/rl/experimental-config";
 import { rlStep } from "@/lib/training/rl/rl-step";
 import { sftStep } from "@/lib/training/sft/sft-step";

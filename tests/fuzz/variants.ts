@@ -68,13 +68,13 @@ function badQueryValues(schema: JsonSchema): string[] {
   return values;
 }
 
-export function fuzzVariants(credentials: { key: string }): Variant[] {
+export function fuzzVariants(credentials: { key: string; workerKey: string }): Variant[] {
   const paths = (openApiDocument() as { paths: Record<string, Record<string, DocumentedOperation>> }).paths;
   const variants: Variant[] = [];
   for (const operation of ALL_OPERATIONS) {
     const documented = paths[operation.path][operation.method.toLowerCase()];
     const auth: ApiOptions =
-      operation.auth === "public" ? {} : operation.auth === "bearer" ? { bearer: credentials.key } : { basic: ["api", credentials.key] };
+      operation.auth === "public" ? {} : operation.auth === "bearer" ? { bearer: credentials.key } : operation.auth === "worker" ? { bearer: credentials.workerKey } : { basic: ["api", credentials.key] };
     const pathParams = documented.parameters.filter((p) => p.in === "path");
     // Parameters not under test get a valid value, so validation reaches the one that is.
     const validValue = (name: string) => {

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { TrainingTask } from "@/lib/training/jobs/train/run-training";
+import type { TrainingTask } from "@/lib/training/jobs/train/training-task";
 import type { ThreadMessage } from "@/lib/training/jobs/train/thread-messages";
 import { writeTinyModel, type TinyModelFiles } from "../test-support/tiny-model";
 import { nativeRequired } from "./testing";

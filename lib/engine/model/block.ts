@@ -74,6 +74,9 @@ export interface BlockContext {
   attention: AttentionShape;
   /** LoRA dropout of this pass (training steps only): probability and seed; null for none. */
   dropout: { p: number; seed: number } | null;
+  /** Incremental decoding (kv-decoder.ts): rotates block `layer`'s q and k (a.q, a.k) with the rope table
+   *  and fills a.att against its KV cache, in place of RoPE over [B,T] and causal attention. Forward only. */
+  attend?: (layer: number, a: BlockActivations, rope: RopeTable) => void;
 }
 
 type Projection = "q" | "k" | "v" | "output" | "gate" | "up" | "down";
@@ -118,9 +121,12 @@ export function blockForward(ctx: BlockContext, p: BlockParams, a: BlockActivati
     k.rmsnormForward(a.q, a.rstdQ, a.qPre, w.qNorm!, M * c.nHeads, dh, c.normEps);
     k.rmsnormForward(a.k, a.rstdK, a.kPre, w.kNorm!, M * c.nKvHeads, dh, c.normEps);
   }
-  ropeForward(a.q, rope, s.batch, s.seqLen, c.nHeads, dh);
-  ropeForward(a.k, rope, s.batch, s.seqLen, c.nKvHeads, dh);
-  k.attentionForward(a.att, a.lse, a.q, a.k, a.v, s);
+  if (ctx.attend) ctx.attend(p.layer, a, rope);
+  else {
+    ropeForward(a.q, rope, s.batch, s.seqLen, c.nHeads, dh);
+    ropeForward(a.k, rope, s.batch, s.seqLen, c.nKvHeads, dh);
+    k.attentionForward(a.att, a.lse, a.q, a.k, a.v, s);
+  }
   a.resMid.set(x.subarray(0, M * D));
   project("output", a.resMid, a.att, Q, D, true); // resMid = x + att·Woᵀ
 

@@ -237,20 +237,53 @@ export class LlamaModel {
     }
     const a = this.activations;
     const dropout = this.lora && this.lora.dropout > 0 && options.dropoutSeed !== undefined ? { p: this.lora.dropout, seed: options.dropoutSeed } : null;
-    if (!this.rope || this.rope.seqLen < T) {
-      this.rope = ropeTable(T, headDim(c), c.ropeBase, { style: ropeStyleOf(c), freqFactors: c.ropeFreqFactors }, this.kernels.cosSin);
-    }
     const ctx: BlockContext = {
-      kernels: this.kernels, config: c, rope: this.rope,
+      kernels: this.kernels, config: c, rope: this.ropeFor(T),
       attention: { batch: B, seqLen: T, nHeads: c.nHeads, nKvHeads: c.nKvHeads, headDim: headDim(c) },
       dropout,
     };
+    this.layers(ctx, a, tokens);
+    return { a, ctx };
+  }
+
+  /**
+   * Incremental decoding's pass (kv-decoder.ts): token rows, each at its own position of its own
+   * sequence, through the layers logits() runs, with `attend` (the decoder's KV cache) in place of
+   * causal attention over a batch; the logits [P,V] at the given rows. No dropout; a pending backward is dropped.
+   */
+  decodeLogits(tokens: Int32Array, positions: Int32Array, attend: NonNullable<BlockContext["attend"]>, at: ArrayLike<number>): Float32Array {
+    const c = this.config;
+    const M = tokens.length;
+    this.checkBatch({ tokens, targets: new Int32Array(M).fill(-1), batchSize: M, seqLen: 1 });
+    this.pending = null;
+    const a = new Activations(c, M, this.lora, true); // one block's buffers serve every layer (no backward)
+    const ctx: BlockContext = {
+      kernels: this.kernels, config: c, rope: this.ropeFor(positions.reduce((n, p) => Math.max(n, p + 1), 0)),
+      attention: { batch: M, seqLen: 1, nHeads: c.nHeads, nKvHeads: c.nKvHeads, headDim: headDim(c) },
+      dropout: null, attend,
+    };
+    this.layers(ctx, a, tokens);
+    return this.head.logitsAt(this.kernels, a.xnFinal, this.source.matrix(outputWeightName(this.config)), at);
+  }
+
+  // The rope table, grown to cover positions [0, T).
+  private ropeFor(T: number): RopeTable {
+    const c = this.config;
+    if (!this.rope || this.rope.seqLen < T) {
+      this.rope = ropeTable(T, headDim(c), c.ropeBase, { style: ropeStyleOf(c), freqFactors: c.ropeFreqFactors }, this.kernels.cosSin);
+    }
+    return this.rope;
+  }
+
+  // Embedding, blocks and the final norm of the rows in `tokens`: a.xnFinal.
+  private layers(ctx: BlockContext, a: Activations, tokens: Int32Array): void {
+    const c = this.config;
+    const M = tokens.length;
     const embedding = this.source.matrix("token_embd.weight");
     if (isPacked(embedding)) gatherRows(a.residual[0], embedding, tokens);
     else embeddingForward(a.residual[0], embedding, tokens, M, c.dim);
     for (let l = 0; l < c.nLayers; l++) blockForward(ctx, this.blocks[l], a.block(l), a.residual[l], a.residual[l + 1], a.scratch);
     this.kernels.rmsnormForward(a.xnFinal, a.rstdFinal, a.residual[c.nLayers], this.source.vector("output_norm.weight"), M, c.dim, c.normEps);
-    return { a, ctx };
   }
 
   private loraPath(weight: string): LoraPath {

@@ -160,11 +160,38 @@ __attribute__((target("avx512f"))) static void lanes16_dot_4x4(const float* cons
       out[r][c] = lanes_sum(lanes, 16);
     }
 }
+
+#define HAVE_LANES8_4X3 1
+// The same sums in 8 lanes for 4 rows of W by 3 rows of X, in AVX2 registers (12 accumulators, as
+// tinyBLAS's 4×3 tile of its AVX2 build holds them): the FMAs and hsum of lanes_dot_2x2, in fewer loads.
+// Only called where cpu_float_order() found AVX2 and FMA.
+__attribute__((target("avx2,fma"))) static void lanes8_dot_4x3(const float* const w[4], const float* const x[3], int k,
+                                                               float out[4][3]) {
+  __m256 acc[4][3];
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 3; c++) acc[r][c] = _mm256_setzero_ps();
+  for (int l = 0; l < k; l += 8) {
+    const __m256 b0 = _mm256_loadu_ps(x[0] + l), b1 = _mm256_loadu_ps(x[1] + l), b2 = _mm256_loadu_ps(x[2] + l);
+    for (int r = 0; r < 4; r++) {
+      const __m256 a = _mm256_loadu_ps(w[r] + l);
+      acc[r][0] = _mm256_fmadd_ps(a, b0, acc[r][0]);
+      acc[r][1] = _mm256_fmadd_ps(a, b1, acc[r][1]);
+      acc[r][2] = _mm256_fmadd_ps(a, b2, acc[r][2]);
+    }
+  }
+  float lanes[8];
+  for (int r = 0; r < 4; r++)
+    for (int c = 0; c < 3; c++) {
+      _mm256_storeu_ps(lanes, acc[r][c]);
+      out[r][c] = lanes_sum(lanes, 8);
+    }
+}
 #endif
 
 // Rows of W in groups of 4, decoded into the task's packing space, each group against blocks of X
 // small enough to stay in L2 (decoding a group again per block costs 1/XB of the products): 4 by 4
-// in AVX-512 registers where the lanes are 16, else in pairs of rows by pairs of X's rows.
+// in AVX-512 registers where the lanes are 16, 4 by 3 in AVX2 registers where they are 8, and what is
+// left in pairs of rows by pairs of X's rows.
 static void float_lanes_task(void* arg, int t, kernel_scratch* s) {
   float_lanes_job* j = arg;
   const packed_weight* w = j->w;
@@ -193,6 +220,16 @@ static void float_lanes_task(void* arg, int t, kernel_scratch* s) {
           lanes16_dot_4x4((const float* const*)wd, x, cols, out);
           for (int r = 0; r < 4; r++)
             for (int c = 0; c < 4; c++) float_lanes_store(j, i + c, g0 + r, out[r][c]);
+        }
+#endif
+#ifdef HAVE_LANES8_4X3
+      if (j->tinyblas && j->lanes == 8 && rows == 4)
+        for (; i + 3 <= i1; i += 3) {
+          const float* x[3] = {j->X + (size_t)i * cols, j->X + (size_t)(i + 1) * cols, j->X + (size_t)(i + 2) * cols};
+          float out[4][3];
+          lanes8_dot_4x3((const float* const*)wd, x, cols, out);
+          for (int r = 0; r < 4; r++)
+            for (int c = 0; c < 3; c++) float_lanes_store(j, i + c, g0 + r, out[r][c]);
         }
 #endif
       for (int r0 = 0; r0 < rows; r0 += 2) {
@@ -230,17 +267,25 @@ static int int8_block_order(const packed_weight* w) {
   return w->type == GGML_Q4_0 && o.lanes && w->rows % 8 == 0;
 }
 
+// Q4_1 and Q5_1 weights, which ggml multiplies in ggml_vec_dot_q4_1_q8_1 / q5_1_q8_1 on its AVX2 and
+// AVX-512 builds (tinyBLAS takes neither): lane sums of each block's integers, one FMA per block by
+// d_w·d_x, hsum, then the mins' m·s added block after block (gemm.c int8_put). The AMX build takes Q4_1
+// into its tiles instead, not reproduced.
+static int int8_mins_order(const packed_weight* w) {
+  const float_order o = cpu_float_order();
+  return o.lanes && (w->type == GGML_Q5_1 || (w->type == GGML_Q4_1 && !o.amx));
+}
+
 // C (+)= X·Wᵀ in llama.cpp's order for an F32 or BF16 weight, and F16 (X already rounded for its type,
 // and permuted here when BF16 pairs): 1 when done (or -1 on no memory), 0 when llama.cpp's order for
 // this weight is not one reproduced here (the caller's gemm runs instead).
-// F16: on AMX builds as amx_f16_order says; on the other AVX-512 builds tinyBLAS takes it like F32 once
-// X is rounded to F16 (its F16 template converts both sides and adds in 16 lanes: checked against
-// ggml's zen4 build, 0 apart). AVX2 builds keep F16 on the gemm: their 8-lane kernel here takes 2–3.5×
-// its time.
+// F16: on AMX builds as amx_f16_order says; on the other builds tinyBLAS takes it like F32 once X is
+// rounded to F16 (its F16 template converts both sides and adds in 16 lanes on AVX-512, 8 on AVX2 with
+// F16C: checked against ggml's zen4 and zen3 (haswell-level) builds, 0 apart).
 static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float* X, int M, float* C, int accumulate) {
   const int amx = amx_f16_order(w);
   const float_order o = cpu_float_order();
-  if (w->type != GGML_F32 && w->type != GGML_BF16 && !amx && !(w->type == GGML_F16 && o.lanes == 16)) return 0;
+  if (w->type != GGML_F32 && w->type != GGML_BF16 && w->type != GGML_F16) return 0;
   if (!o.lanes) return 0;
   const int chunk = float_chunk(w->type, o);
   // tinyBLAS serves prompt processing only: a single row (a decode step) goes to vec_dot.

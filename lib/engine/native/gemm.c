@@ -236,6 +236,7 @@ typedef struct {
   const float* X;
   int8_t* q;
   float* d;
+  float* xs;  // Q4_1/Q5_1: Q8_1's s of each activation block, which the weight's mins multiply; else NULL
   float* C;
   int M, accumulate, units, tasks;
   int amx;     // block by block as ggml's AMX and repacked Q4_0 gemms add (int8_dot_blocks), not tinyBLAS's
@@ -249,12 +250,25 @@ static void int8_quantize_task(void* arg, int t, kernel_scratch* s) {
   int8_job* j = arg;
   const size_t blocks = j->w->cols / 32;
   const size_t lo = (size_t)j->M * t / j->tasks * blocks, hi = (size_t)j->M * (t + 1) / j->tasks * blocks;
-  for (size_t b = lo; b < hi; b++) j->d[b] = q8_0_block(j->X + 32 * b, j->q + 32 * b);
+  for (size_t b = lo; b < hi; b++) j->d[b] = q8_block(j->X + 32 * b, j->q + 32 * b, j->xs ? j->xs + b : NULL);
 }
 
 static inline void int8_store(const int8_job* j, int i, int r, float v) {
   float* c = j->C + (size_t)i * j->w->rows + r;
   *c = j->accumulate ? *c + v : v;
+}
+
+// Row r0 + r of C's row i: the integer blocks' sum v, plus for Q4_1/Q5_1 the mins' share as ggml's
+// vec_dot adds it after its lanes' hsum: summs, each block's m·s added in turn (one FMA each).
+static inline void int8_put(const int8_job* j, const float* wm, int i, int r0, int r, float v) {
+  if (j->xs) {
+    const int nb = j->w->cols / 32;
+    const float *m = wm + (size_t)r * nb, *xs = j->xs + (size_t)i * nb;
+    float summs = 0.0f;
+    for (int b = 0; b < nb; b++) summs = fmaf(m[b], xs[b], summs);
+    v += summs;
+  }
+  int8_store(j, i, r0 + r, v);
 }
 
 // Rows of W in units of 4, decoded into the task's packing space and kept in cache while every row of
@@ -269,9 +283,14 @@ static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
   if (!pack) { j->failed = 1; return; }
   float* wd = pack;
   int8_t* wq = (int8_t*)(pack + 4 * nb);
+  float* wm = pack + 4 * nb + cols;  // Q4_1/Q5_1's mins, after the 4 rows' integers
   for (int r0 = lo; r0 < hi; r0 += 4) {
     const int n = r0 + 4 < hi ? 4 : hi - r0, pairs = n & ~1;
-    for (int r = 0; r < n; r++) int8_weight_blocks(w->type, w->data + (size_t)(r0 + r) * w->row_bytes, nb, wq + (size_t)r * cols, wd + r * nb);
+    for (int r = 0; r < n; r++) {
+      const uint8_t* row = w->data + (size_t)(r0 + r) * w->row_bytes;
+      int8_weight_blocks(w->type, row, nb, wq + (size_t)r * cols, wd + r * nb);
+      if (j->xs) block_mins(w->type, row, nb, wm + r * nb);
+    }
     if (j->amx) {
       int i = 0;
 #ifdef __AVX2__
@@ -282,13 +301,13 @@ static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
         for (int r = 0; r < n; r++) {
           float out[8];
           int8_dot_blocks_x8(wq + (size_t)r * cols, wd + r * nb, xq, xd, nb, out);
-          for (int b = 0; b < 8; b++) int8_store(j, i + b, r0 + r, out[b]);
+          for (int b = 0; b < 8; b++) int8_put(j, wm, i + b, r0, r, out[b]);
         }
       }
 #endif
       for (; i < j->M; i++)
         for (int r = 0; r < n; r++)
-          int8_store(j, i, r0 + r, int8_dot_blocks(wq + (size_t)r * cols, wd + r * nb, j->q + (size_t)i * cols, j->d + (size_t)i * nb, nb));
+          int8_put(j, wm, i, r0, r, int8_dot_blocks(wq + (size_t)r * cols, wd + r * nb, j->q + (size_t)i * cols, j->d + (size_t)i * nb, nb));
       continue;
     }
     int i = 0;
@@ -302,20 +321,21 @@ static void int8_matmul_task(void* arg, int t, kernel_scratch* s) {
         float out[2][XR];
         int8_dot_2xR(q2, d2, xq, xd, nb, out);
         for (int a = 0; a < 2; a++)
-          for (int b = 0; b < XR; b++) int8_store(j, i + b, r0 + r + a, out[a][b]);
+          for (int b = 0; b < XR; b++) int8_put(j, wm, i + b, r0, r + a, out[a][b]);
       }
       for (int r = pairs; r < n; r++)
-        for (int b = 0; b < XR; b++) int8_store(j, i + b, r0 + r, int8_dot(wq + (size_t)r * cols, wd + r * nb, xq[b], xd[b], nb));
+        for (int b = 0; b < XR; b++) int8_put(j, wm, i + b, r0, r, int8_dot(wq + (size_t)r * cols, wd + r * nb, xq[b], xd[b], nb));
     }
     for (; i < j->M; i++)
       for (int r = 0; r < n; r++)
-        int8_store(j, i, r0 + r, int8_dot(wq + (size_t)r * cols, wd + r * nb, j->q + (size_t)i * cols, j->d + (size_t)i * nb, nb));
+        int8_put(j, wm, i, r0, r, int8_dot(wq + (size_t)r * cols, wd + r * nb, j->q + (size_t)i * cols, j->d + (size_t)i * nb, nb));
   }
 }
 
 static int float_lanes_matmul(kernel_context* ctx, const packed_weight* w, float* X, int M, float* C, int accumulate);
 static int amx_f16_order(const packed_weight* w);
 static int int8_block_order(const packed_weight* w);
+static int int8_mins_order(const packed_weight* w);
 static int kquant_matmul(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate);
 
 static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* X, int M, float* C, int accumulate) {
@@ -335,9 +355,10 @@ static int matmul_xwt(kernel_context* ctx, const packed_weight* w, const float* 
   }
   if (round && !s->rounded) return -1;
   const int amx = int8_block_order(w);
-  if (round && (w->type == GGML_Q8_0 || w->type == GGML_Q5_0 || amx) && w->col0 == 0 && w->cols <= INT8_MAX_COLS) {
-    // q: n bytes, then d: one float per block
-    int8_job j = {w, X, (int8_t*)s->rounded, s->rounded + n / 4, C, M, accumulate, (w->rows + 3) / 4, 0, amx, 0};
+  const int with_mins = int8_mins_order(w);
+  if (round && (w->type == GGML_Q8_0 || w->type == GGML_Q5_0 || amx || with_mins) && w->col0 == 0 && w->cols <= INT8_MAX_COLS) {
+    // q: n bytes, then d: one float per block, then (Q4_1/Q5_1) Q8_1's s: one float per block
+    int8_job j = {w, X, (int8_t*)s->rounded, s->rounded + n / 4, with_mins ? s->rounded + n / 4 + n / 32 : NULL, C, M, accumulate, (w->rows + 3) / 4, 0, amx, 0};
     j.tasks = task_count(ctx, (double)n * 16, M);
     ctx->run(ctx->pool, j.tasks, int8_quantize_task, &j);
     j.tasks = task_count(ctx, (double)n * w->rows, j.units);

@@ -3,8 +3,8 @@
 // rounding ggml's CPU mul_mat applies to activations before its dot products (like
 // lib/engine/kernels/activation-rounding.ts, where the choice of each rounding is explained).
 // gemm.c packs B panels straight from the encoded blocks with decode_segment, so no float32 copy of
-// a weight ever exists; a Q8_0 or Q5_0 weight is multiplied in its integer blocks instead (int8_dot), as
-// ggml multiplies it.
+// a weight ever exists; a Q8_0, Q5_0, Q4_1 or Q5_1 weight is multiplied in its integer blocks instead
+// (int8_dot), as ggml multiplies it.
 //
 // ggml computes these values with one rounding per operation and no fused multiply-add (the
 // shipped libggml-base is built for the x86-64 baseline); the x86-64-v3 build of these kernels would
@@ -211,8 +211,8 @@ static void decode_segment(int type, const uint8_t* row, int c0, int n, float* y
 }
 
 // quantize_row_q8_0 / q8_1 (AVX2) of one block of 32: q = rne(x·127/amax) (an integer, so never −0);
-// returns d = F16(amax/127) as a float.
-static float q8_0_block(const float* x, int8_t* q) {
+// returns d = F16(amax/127) as a float, and when `s` is given Q8_1's s = F16((amax/127)·Σq).
+static float q8_block(const float* x, int8_t* q, float* s) {
 #ifdef __AVX2__
   // ggml's own loop: the same operations, 8 lanes at a time (max is exact in any order).
   const __m256 sign = _mm256_set1_ps(-0.0f);
@@ -234,8 +234,15 @@ static float q8_0_block(const float* x, int8_t* q) {
   const float id = amax != 0.0f ? 127.f / amax : 0.0f;
   for (int j = 0; j < 32; j++) q[j] = (int8_t)(int)rintf(x[j] * id);
 #endif
+  if (s) {
+    int sum = 0;
+    for (int j = 0; j < 32; j++) sum += q[j];
+    *s = f16_to_f32(f32_to_f16(amax / 127.f * (float)sum));
+  }
   return f16_to_f32(f32_to_f16(amax / 127.f));
 }
+
+static float q8_0_block(const float* x, int8_t* q) { return q8_block(x, q, NULL); }
 
 // quantize_row_q8_0 / q8_1 then decoded: x ≈ q·d (exact in float32).
 static void round_q8_0(const float* x, float* out, size_t n) {
@@ -247,10 +254,25 @@ static void round_q8_0(const float* x, float* out, size_t n) {
 }
 
 // A Q8_0 or Q5_0 weight row as tinyBLAS_Q0_AVX loads it: per block of 32, its integers (Q5_0's
-// 5-bit values less 16, as dequantize_row_q5_0) and d.
+// 5-bit values less 16, as dequantize_row_q5_0) and d; a Q4_1 or Q5_1 row as ggml_vec_dot_q4_1_q8_1 /
+// q5_1_q8_1 load it: its unsigned 4- or 5-bit values and d (the mins are block_mins').
 static void int8_weight_blocks(int type, const uint8_t* b, int nb, int8_t* q, float* d) {
   for (int i = 0; i < nb; i++, q += 32) {
     d[i] = f16_at(b);
+    if (type == GGML_Q4_1) {
+      for (int j = 0; j < 16; j++) q[j] = (int8_t)(b[4 + j] & 0xf), q[j + 16] = (int8_t)(b[4 + j] >> 4);
+      b += 20;
+      continue;
+    }
+    if (type == GGML_Q5_1) {
+      const uint32_t qh = u32_at(b + 4);
+      for (int j = 0; j < 16; j++) {
+        q[j] = (int8_t)((b[8 + j] & 0xf) | (((qh >> j) << 4) & 0x10));
+        q[j + 16] = (int8_t)((b[8 + j] >> 4) | ((qh >> (j + 12)) & 0x10));
+      }
+      b += 24;
+      continue;
+    }
     if (type == GGML_Q8_0) {
       memcpy(q, b + 2, 32);
       b += 34;

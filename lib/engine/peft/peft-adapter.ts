@@ -12,7 +12,7 @@ import { LORA_TARGET_OF_MODULE, loraShapes, loraWeightName, type LoraAdapter, ty
 import { AdapterMismatchError, MalformedAdapterError } from "./adapter-errors";
 import { permutesQkRows, permuteQkRows, qkHeads, unpermuteQkRows } from "./qk-permutation";
 import { readSafetensors, writeSafetensors, type SafetensorsTensor } from "./safetensors";
-import { readZip, writeZip } from "./zip";
+import { readZip, writeZip, type ZipEntry } from "./zip";
 
 export const ADAPTER_CONFIG = "adapter_config.json";
 export const ADAPTER_WEIGHTS = "adapter_model.safetensors";
@@ -89,13 +89,18 @@ export function toPeft(options: PeftExportOptions): { adapterConfig: PeftAdapter
   return { adapterConfig, tensors };
 }
 
-/** The PEFT directory as a zip: adapter_config.json and adapter_model.safetensors at its root. */
-export function writePeftZip(options: PeftExportOptions): Uint8Array<ArrayBuffer> {
+/** The PEFT directory's two files, by name: written to a folder (what vLLM loads) or zipped. */
+export function peftFiles(options: PeftExportOptions): ZipEntry[] {
   const { adapterConfig, tensors } = toPeft(options);
-  return writeZip([
+  return [
     { name: ADAPTER_CONFIG, data: Buffer.from(JSON.stringify(adapterConfig, null, 2) + "\n") },
     { name: ADAPTER_WEIGHTS, data: writeSafetensors(tensors, { format: "pt" }) },
-  ]);
+  ];
+}
+
+/** The PEFT directory as a zip: adapter_config.json and adapter_model.safetensors at its root. */
+export function writePeftZip(options: PeftExportOptions): Uint8Array<ArrayBuffer> {
+  return writeZip(peftFiles(options));
 }
 
 export interface PeftImport {

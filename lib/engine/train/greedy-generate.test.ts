@@ -9,7 +9,7 @@ describe("greedyGenerate", () => {
   const prompts = [[1, 2, 3], [4], [5, 6, 7, 8, 9, 10]];
 
   it("decodes each prompt in a padded batch as it would alone", () => {
-    const options = { maxNewTokens: 8, stopId: 23, padId: 0 };
+    const options = { maxNewTokens: 8, stopId: 23 };
     const together = greedyGenerate(model, prompts, options);
     const alone = prompts.map((p) => greedyGenerate(model, [p], options)[0]);
     expect(together).toEqual(alone);
@@ -17,12 +17,12 @@ describe("greedyGenerate", () => {
   });
 
   it("ends a sequence at the stop token (not emitted) or at a limit", () => {
-    const [free] = greedyGenerate(model, [prompts[0]], { maxNewTokens: 5, stopId: -1, padId: 0 });
+    const [free] = greedyGenerate(model, [prompts[0]], { maxNewTokens: 5, stopId: -1 });
     expect(free).toEqual({ tokens: free.tokens, stopped: false });
     expect(free.tokens).toHaveLength(5);
-    const [stopped] = greedyGenerate(model, [prompts[0]], { maxNewTokens: 5, stopId: free.tokens[2], padId: 0 });
+    const [stopped] = greedyGenerate(model, [prompts[0]], { maxNewTokens: 5, stopId: free.tokens[2] });
     expect(stopped).toEqual({ tokens: free.tokens.slice(0, free.tokens.indexOf(free.tokens[2])), stopped: true });
-    const [full] = greedyGenerate(model, [Array(20).fill(1)], { maxNewTokens: 5, stopId: -1, padId: 0 });
+    const [full] = greedyGenerate(model, [Array(20).fill(1)], { maxNewTokens: 5, stopId: -1 });
     expect(full).toEqual({ tokens: [], stopped: false });
   });
 });

@@ -1,14 +1,22 @@
-// Greedy decoding with the training model (no KV cache: each new token re-runs the whole batch,
-// which is cheap at tiny-chat's size). Prompts of different lengths share one right-padded batch;
-// causal attention keeps the padding from reaching any real position.
-
+// Greedy decoding with the training model and a KV cache (model/kv-decoder.ts): the prompts are run
+// once (prefill), then each step runs only the active sequences' newest tokens. Sequences end on their
+// own (a stop id, the context length) and drop out of later steps.
+import { KvDecoder } from "../model/kv-decoder";
 import type { LlamaModel } from "../model/llama-model";
 
 export interface GreedyOptions {
   maxNewTokens: number;
   /** Generation of a sequence ends after this token, or any of these (not included in the output). */
   stopId: number | readonly number[];
-  padId: number;
+  /** Date.now() past which generation stops (GenerationDeadlinePassed), looked at before each token. */
+  deadline?: number;
+}
+
+/** Greedy generation ran past its deadline: a caller with a time budget stops there. */
+export class GenerationDeadlinePassed extends Error {
+  constructor() {
+    super("Greedy generation ran past its deadline.");
+  }
 }
 
 export interface Generated {
@@ -19,19 +27,20 @@ export interface Generated {
 
 export function greedyGenerate(model: LlamaModel, prompts: readonly number[][], o: GreedyOptions): Generated[] {
   const { contextLength, vocabSize: V } = model.config;
+  if (prompts.some((p) => p.length === 0)) throw new Error("greedy generation needs a non-empty prompt");
   const stops = new Set(typeof o.stopId === "number" ? [o.stopId] : o.stopId);
-  const seqs = prompts.map((p) => [...p]);
+  const lengths = prompts.map((p) => p.length);
   const out: Generated[] = prompts.map(() => ({ tokens: [], stopped: false }));
-  const active = new Set(seqs.keys());
+  const active = new Set(prompts.keys());
+  const capacity = Math.min(contextLength, Math.max(0, ...lengths) + o.maxNewTokens);
+  const decoder = new KvDecoder(model, prompts.length, capacity);
   for (let n = 0; n < o.maxNewTokens && active.size > 0; n++) {
-    for (const i of active) if (seqs[i].length >= contextLength) active.delete(i);
+    if (o.deadline !== undefined && Date.now() > o.deadline) throw new GenerationDeadlinePassed();
+    for (const i of active) if (lengths[i] >= contextLength) active.delete(i);
     const rows = [...active];
     if (rows.length === 0) break;
-    const T = Math.max(...rows.map((i) => seqs[i].length));
-    const tokens = new Int32Array(rows.length * T).fill(o.padId);
-    rows.forEach((i, r) => tokens.set(seqs[i], r * T));
-    const last = rows.map((i, r) => r * T + seqs[i].length - 1);
-    const logits = model.logits({ tokens, targets: new Int32Array(rows.length * T).fill(-1), batchSize: rows.length, seqLen: T }, last);
+    // The whole prompt first, then the token chosen last step.
+    const logits = decoder.append(rows, rows.map((i) => (n === 0 ? prompts[i] : out[i].tokens.slice(-1))));
     rows.forEach((i, r) => {
       const at = r * V;
       let best = 0;
@@ -40,7 +49,7 @@ export function greedyGenerate(model: LlamaModel, prompts: readonly number[][], 
         out[i].stopped = true;
         active.delete(i);
       } else {
-        seqs[i].push(best);
+        lengths[i]++;
         out[i].tokens.push(best);
       }
     });

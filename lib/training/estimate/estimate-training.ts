@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { getEnv } from "@/lib/config/env";
 import { badRequest } from "@/lib/contract/errors";
 import { activationBytesPerToken, recomputesForRows } from "@/lib/engine/model/activations";
-import { engineLoraConfig } from "@/lib/training/models/lora-settings";
+import { engineLoraConfig } from "@/lib/engine/model/lora-settings";
 import { rlTokensPerStep } from "@/lib/training/rl/step-tokens";
 import { trainableBase } from "@/lib/training/trainable-base";
 import { adapterSize } from "./adapter-size";

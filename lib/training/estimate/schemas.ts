@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { LORA_TARGET_OF_MODULE, type LoraModule } from "@/lib/engine/model/lora";
-import { LORA_RANKS } from "@/lib/training/models/lora-settings";
+import { LORA_RANKS } from "@/lib/engine/model/lora-settings";
 
 // GET /v1/preview/training-estimate: a LoRA adapter's size on a base, and what a job of so many
 // steps and tokens will cost (an estimate from bench:lora's measurements).

@@ -6,11 +6,15 @@ import type { JobReport } from "./job-report";
 import type { LoadedJob } from "./load-job-task";
 import { insertEvent, lockOwnedJob } from "./queue";
 
+/** What a job's end records: its checkpoint file (written) and format, and the optimizer state it
+ *  started from (a remote worker's job: the previous checkpoint's, which no longer matches the newest). */
+export type CompletedJob = Pick<LoadedJob, "jobId" | "modelId" | "checkpointFile" | "checkpointFormat"> & { task: { startOptimizer: string | null } };
+
 /** A job's successful end, in one transaction while this worker owns it: the model's step
  *  advances by one, the checkpoint row (its file already written) is created, the job succeeds,
  *  and training_ended comes last — a client that sees it finds the checkpoint. The report's
  *  warnings and sample replies (SFT's guard rails) are stored on the job. */
-export async function completeJob(job: LoadedJob, workerId: string, metrics: Record<string, number>, stepsDone: number, report: JobReport | null = null): Promise<boolean> {
+export async function completeJob(job: CompletedJob, workerId: string, metrics: Record<string, number>, stepsDone: number, report: JobReport | null = null): Promise<boolean> {
   const committed = await getDb().$transaction(async (tx) => {
     if (!(await lockOwnedJob(tx, job.jobId, workerId))) return false;
     const step = await recordCheckpoint(tx, { modelId: job.modelId, metrics, file: job.checkpointFile, format: job.checkpointFormat });

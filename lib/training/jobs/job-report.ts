@@ -4,7 +4,7 @@
 import { z } from "zod";
 
 export const jobWarningSchema = z.object({
-  code: z.string().describe("validation_loss_worse, training_loss_rose, validation_accuracy_dropped, correct_answers_dropped, repetition, invalid_text, never_ends_turn or same_reply"),
+  code: z.string().describe("validation_loss_worse, training_loss_rose, validation_accuracy_dropped, correct_answers_dropped, repetition, invalid_text, never_ends_turn or same_reply; for a job a remote worker trained, guard_rails_not_run or guard_rails_cut_short when the checks could not run or finish"),
   message: z.string(),
 });
 

@@ -6,8 +6,9 @@ import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { conflict, invalid, notFound } from "@/lib/contract/errors";
 import { pageBySeq, type Page } from "@/lib/contract/pagination";
+import { requireServableRank } from "@/lib/inference/upstream-adapters";
 import { findModelForCaller } from "@/lib/training/models/find-model";
-import { storedLoraSettings } from "@/lib/training/models/lora-settings";
+import { storedLoraSettings } from "@/lib/engine/model/lora-settings";
 import { checkerProblem } from "@/lib/training/checkers/checker-config";
 import { planSft, type SftPlan } from "@/lib/training/sft/sft-config";
 import { isChoice } from "@/lib/training/trajectories/schemas";
@@ -45,12 +46,16 @@ export function toJobDto(job: JobRow): JobDto {
     warnings: (job.warnings ?? []) as JobDto["warnings"],
     sample_replies: (job.sampleReplies ?? []) as JobDto["sample_replies"],
     source: (job.source ?? null) as JudgementSource | null,
+    // Set by the job routes (lib/workers/waiting-for.ts), which look at the live trainers.
+    waiting_for: null,
   };
 }
 
-/** The model, if the caller may train it and its base model can be trained here (else 400). */
+/** The model, if the caller may train it, its base model can be trained here and will serve what it
+ *  trains (else 400). */
 async function trainableModel(principal: Principal, modelId: string) {
   const model = await findModelForCaller(principal, modelId, "use");
+  await requireServableRank(model.baseModel, storedLoraSettings(model.lora));
   return { model, base: await trainableBase(model.baseModel) };
 }
 

@@ -3,27 +3,26 @@
 // of holding the job forever.
 import { log } from "@/lib/log";
 import type { OwnedJob } from "./owned-job";
-import { renewJobLease } from "./queue";
 
 export interface HeartbeatOptions {
-  timing: { leaseMs: number; heartbeatMs: number; stallMs: number };
+  timing: { heartbeatMs: number; stallMs: number };
   /** When the thread last reported anything (Date.now()). */
   lastHeard: () => number;
-  /** The worker's check-in (system-check counts live workers). */
-  checkIn: () => Promise<void>;
+  /** The worker's check-in (system-check counts live workers); a remote worker's heartbeat is its check-in. */
+  checkIn?: () => Promise<void>;
 }
 
 /** Starts the heartbeat of a job; the function it returns stops it. */
 export function startLeaseHeartbeat(job: OwnedJob, { timing, lastHeard, checkIn }: HeartbeatOptions): () => void {
-  const { leaseMs, heartbeatMs, stallMs } = timing;
+  const { heartbeatMs, stallMs } = timing;
   const timer = setInterval(() => {
-    checkIn().catch(() => undefined);
+    checkIn?.().catch(() => undefined);
     if (Date.now() - lastHeard() > stallMs && job.outcome === "running") {
       job.fail(`The training thread reported nothing for ${stallTime(stallMs)} (ANNEAL_JOB_STALL_MS) and was stopped.`);
       job.stopThread();
       return;
     }
-    renewJobLease(job.jobId, job.workerId, leaseMs).then(
+    job.writes.renew().then(
       (state) => {
         if (!state.owned && job.outcome === "running") job.lose();
         // The cancellation goes through the job's writes, after those already queued.

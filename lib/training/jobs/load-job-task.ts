@@ -11,14 +11,14 @@ import { dataPaths } from "@/lib/config/paths";
 import { getDb } from "@/lib/db/client";
 import type { Prisma } from "@/lib/db/generated/client";
 import { log } from "@/lib/log";
-import { describeLoraSettings, storedLoraSettings } from "@/lib/training/models/lora-settings";
+import { describeLoraSettings, storedLoraSettings } from "@/lib/engine/model/lora-settings";
 import { trainableBase, trainingDefaults } from "@/lib/training/trainable-base";
 import { parseSftJsonl } from "@/lib/training/sft/sft-jsonl";
 import { absoluteCheckpointPath, checkpointFileFor, optimizerStatePath, removeCheckpointFiles } from "./job-files";
 import { appendOwnedEvents, type LeaseState } from "./queue";
 import { jobStateDir, resumeStateFile } from "./saved-states";
 import type { JobKind } from "./schemas";
-import type { TrainingTask } from "./train/run-training";
+import type { TextTrainingTask, TrainingTask } from "./train/training-task";
 
 export interface LoadedJob {
   jobId: string;
@@ -58,7 +58,11 @@ export type SftData = { training_data: unknown[] } | { file_id: string };
  *  job's validation examples of their own, if any, in `validation`. */
 export type JobInput = { trajectory_groups: unknown[] } | (SftData & { validation?: SftData });
 
-export async function loadJobTask(jobId: string, attempt: number, saveEvery: SaveEvery): Promise<LoadedJob> {
+/** What a job trains on and from, as loadJobTask's task and a remote worker's inputs
+ *  (lib/workers/job-inputs.ts) both read it: the task without this attempt's outputs and state. */
+export type JobSourceTask = Omit<TextTrainingTask, "outputGguf" | "outputOptimizer" | "save" | "resume" | "stopRequest">;
+
+export async function loadJobSource(jobId: string) {
   const job = await getDb().trainingJob.findUniqueOrThrow({
     where: { id: jobId },
     include: { model: { include: { project: { include: { team: true } } } } },
@@ -82,10 +86,7 @@ export async function loadJobTask(jobId: string, attempt: number, saveEvery: Sav
   }
 
   const input = JSON.parse(job.input) as JobInput;
-  const checkpointFile = checkpointFileFor(model.id, job.id, attempt);
-  const outputGguf = absoluteCheckpointPath(checkpointFile);
-  fs.mkdirSync(path.dirname(outputGguf), { recursive: true });
-  const task: TrainingTask = {
+  const task: JobSourceTask = {
     kind: job.kind as JobKind,
     data: await jobData(input),
     validationData: "validation" in input && input.validation ? await jobData(input.validation) : null,
@@ -95,13 +96,25 @@ export async function loadJobTask(jobId: string, attempt: number, saveEvery: Sav
     startGguf,
     lora: lora && { settings: lora, startAdapter },
     startOptimizer: startCheckpoint && optimizerStatePath(startCheckpoint),
-    outputGguf,
-    outputOptimizer: optimizerStatePath(outputGguf),
     modelName: `${model.project.team.name}/${model.project.name}/${model.name}`,
     step: model.currentStep + 1,
+    rlRowsPerStep: getEnv().ANNEAL_RL_ROWS_PER_STEP,
+  };
+  return { job, format, task } as const;
+}
+
+export async function loadJobTask(jobId: string, attempt: number, saveEvery: SaveEvery): Promise<LoadedJob> {
+  const { job, format, task: source } = await loadJobSource(jobId);
+  const { model } = job;
+  const checkpointFile = checkpointFileFor(model.id, job.id, attempt);
+  const outputGguf = absoluteCheckpointPath(checkpointFile);
+  fs.mkdirSync(path.dirname(outputGguf), { recursive: true });
+  const task: TrainingTask = {
+    ...source,
+    outputGguf,
+    outputOptimizer: optimizerStatePath(outputGguf),
     save: saveEvery.steps > 0 || saveEvery.ms > 0 ? { dir: jobStateDir(job.id), attempt, everySteps: saveEvery.steps, everyMs: saveEvery.ms } : null,
     resume: resumeStateFile(job),
-    rlRowsPerStep: getEnv().ANNEAL_RL_ROWS_PER_STEP,
   };
   const alreadyStarted = job.numSequences !== null;
   return {

@@ -3,7 +3,8 @@
 // that comes back with a cancellation request ends the job as cancelled and stops its thread.
 import { retryOnBound } from "@/lib/db/bound-errors";
 import { log } from "@/lib/log";
-import { endOwnedJob, type LeaseState } from "./queue";
+import type { JobWrites } from "./job-writes";
+import type { LeaseState } from "./queue";
 
 /** succeeded: the checkpoint is in; ended: failed or cancelled by this worker; lost: the lease
  *  went to another worker (or the job ended elsewhere), so this worker writes nothing more. */
@@ -11,11 +12,12 @@ export type JobOutcome = "running" | "succeeded" | "ended" | "lost";
 
 export class OwnedJob {
   outcome: JobOutcome = "running";
-  private writes: Promise<void> = Promise.resolve();
+  private queued: Promise<void> = Promise.resolve();
 
   constructor(
     readonly jobId: string,
-    readonly workerId: string,
+    /** Where its writes go (the database, or Anneal's API for a remote worker). */
+    readonly writes: JobWrites,
     /** Stops the job's training thread (it exits; the runner's slot starts a new one). */
     readonly stopThread: () => void,
   ) {}
@@ -24,7 +26,7 @@ export class OwnedJob {
    *  is one transaction checked against the lease, so one that hit a database bound (lib/db/bounds.ts)
    *  is tried again (for up to 20 s, inside the 30 s lease) rather than lost. */
   write(work: () => Promise<LeaseState>, ends?: "succeeded" | "ended"): void {
-    this.writes = this.writes
+    this.queued = this.queued
       .then(async () => {
         if (this.outcome !== "running") return;
         const state = await retryOnBound(work);
@@ -42,7 +44,7 @@ export class OwnedJob {
 
   /** Queues the job's failure with the message its events and error show. */
   fail(message: string): void {
-    this.write(() => endOwnedJob(this.jobId, this.workerId, "failed", message).then(ownedOnly), "ended");
+    this.write(() => this.writes.fail(message).then(ownedOnly), "ended");
   }
 
   /** The lease is gone: write nothing more, and stop training for nobody. */
@@ -53,12 +55,12 @@ export class OwnedJob {
 
   /** Resolves once the writes queued so far are done. */
   settled(): Promise<void> {
-    return this.writes;
+    return this.queued;
   }
 
   private async cancel(): Promise<void> {
     this.stopThread();
-    this.outcome = (await endOwnedJob(this.jobId, this.workerId, "cancelled", "Cancelled by a user before it finished.")) ? "ended" : "lost";
+    this.outcome = (await this.writes.cancel()) ? "ended" : "lost";
   }
 }
 

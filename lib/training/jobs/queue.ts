@@ -7,7 +7,7 @@
 import type { Prisma } from "@/lib/db/generated/client";
 import { getDb } from "@/lib/db/client";
 import { uuid7 } from "@/lib/db/uuid7";
-import { lockOwnedRow, renewLease, type LeaseState } from "@/lib/training/leased-rows";
+import { holdLease, lockOwnedRow, renewLease, type LeaseState } from "@/lib/training/leased-rows";
 import type { EventType, JobKind } from "./schemas";
 
 type Tx = Prisma.TransactionClient;
@@ -19,9 +19,43 @@ export interface ClaimedJob {
   modelId: string;
   kind: JobKind;
   attempts: number;
+  /** The model's base, as the model names it. */
+  baseModel: string;
 }
 
-export async function claimJob(workerId: string, leaseMs: number, maxAttempts: number): Promise<ClaimedJob | null> {
+/** Which jobs a claim may take (each field, when given, narrows it): a remote worker's capabilities
+ *  and its key's team — the job's kind, its model's base (by any of its names), how it trains (a LoRA
+ *  adapter of at most maxRank, or full weights), the model's team — or one job by id (a job bundle).
+ *  Jobs it cannot take stay for others. */
+export interface ClaimFilter {
+  kinds?: readonly JobKind[];
+  baseModels?: readonly string[];
+  modes?: readonly ("lora" | "full")[];
+  maxRank?: number;
+  teamId?: string | null;
+  jobId?: string;
+}
+
+/** The filter's conditions on the candidate job `c` (its model `m`, project `p`), numbered after `$3`. */
+function filterSql(filter: ClaimFilter): { sql: string; args: unknown[] } {
+  const args: unknown[] = [];
+  const arg = (value: unknown) => `$${args.push(value) + 3}`;
+  const job: string[] = [];
+  const model: string[] = [];
+  if (filter.jobId !== undefined) job.push(`c.id = ${arg(filter.jobId)}::uuid`);
+  if (filter.kinds) job.push(`c.kind = ANY(${arg(filter.kinds)}::text[])`);
+  if (filter.baseModels) model.push(`m."baseModel" = ANY(${arg(filter.baseModels)}::text[])`);
+  if (filter.modes) model.push(`(CASE WHEN m.lora IS NULL THEN 'full' ELSE 'lora' END) = ANY(${arg(filter.modes)}::text[])`);
+  if (filter.maxRank !== undefined) model.push(`(m.lora IS NULL OR (m.lora->>'rank')::int <= ${arg(filter.maxRank)})`);
+  if (filter.teamId) model.push(`p."teamId" = ${arg(filter.teamId)}::uuid`);
+  if (model.length) {
+    job.push(`EXISTS (SELECT 1 FROM "Model" m JOIN "Project" p ON p.id = m."projectId" WHERE m.id = c."modelId" AND ${model.join(" AND ")})`);
+  }
+  return { sql: job.map((condition) => `\n           AND ${condition}`).join(""), args };
+}
+
+export async function claimJob(workerId: string, leaseMs: number, maxAttempts: number, filter: ClaimFilter = {}): Promise<ClaimedJob | null> {
+  const narrowed = filterSql(filter);
   const rows = await getDb().$queryRawUnsafe<ClaimedJob[]>(
     `UPDATE "TrainingJob" j
         SET status = 'running', "leaseOwner" = $1, "leaseExpiresAt" = now() + make_interval(secs => $2::float8 / 1000),
@@ -30,12 +64,12 @@ export async function claimJob(workerId: string, leaseMs: number, maxAttempts: n
         SELECT c.id FROM "TrainingJob" c
          WHERE (c.status = 'queued' OR (c.status = 'running' AND c."leaseExpiresAt" < now() AND c.attempts < $3))
            AND NOT EXISTS (SELECT 1 FROM "TrainingJob" e
-                            WHERE e."modelId" = c."modelId" AND e.seq < c.seq AND e.status IN ('queued', 'running'))
+                            WHERE e."modelId" = c."modelId" AND e.seq < c.seq AND e.status IN ('queued', 'running'))${narrowed.sql}
          ORDER BY c.seq
          FOR UPDATE SKIP LOCKED
          LIMIT 1)
-      RETURNING j.id, j."modelId", j.kind, j.attempts`,
-    workerId, leaseMs, maxAttempts,
+      RETURNING j.id, j."modelId", j.kind, j.attempts, (SELECT "baseModel" FROM "Model" WHERE id = j."modelId") AS "baseModel"`,
+    workerId, leaseMs, maxAttempts, ...narrowed.args,
   );
   return rows[0] ?? null;
 }
@@ -65,6 +99,9 @@ export async function failAbandonedJobs(maxAttempts: number): Promise<string[]> 
 
 /** Extends this worker's lease on a running job. */
 export const renewJobLease = (jobId: string, workerId: string, leaseMs: number): Promise<LeaseState> => renewLease("TrainingJob", jobId, workerId, leaseMs);
+
+/** Holds this worker's lease on a running job for at least `ms` from now (holdLease). */
+export const holdJobLease = (jobId: string, workerId: string, ms: number): Promise<LeaseState> => holdLease("TrainingJob", jobId, workerId, ms);
 
 /** Locks the job row if this worker still owns it; false otherwise (the caller must stop). */
 export async function lockOwnedJob(tx: Tx, jobId: string, workerId: string): Promise<boolean> {
@@ -111,11 +148,12 @@ export async function endOwnedJob(jobId: string, workerId: string, status: "fail
 }
 
 /** Hands a running job back to the queue when its worker shuts down cleanly: the claim does not
- *  count as an attempt, and the next worker starts it again. */
-export async function releaseJob(jobId: string, workerId: string): Promise<void> {
-  await getDb().$executeRawUnsafe(
+ *  count as an attempt, and the next worker starts it again. False when the worker no longer held it. */
+export async function releaseJob(jobId: string, workerId: string): Promise<boolean> {
+  const released = await getDb().$executeRawUnsafe(
     `UPDATE "TrainingJob" SET status = 'queued', "leaseOwner" = NULL, "leaseExpiresAt" = NULL, attempts = greatest(attempts - 1, 0)
       WHERE id = $1::uuid AND "leaseOwner" = $2 AND status = 'running'`,
     jobId, workerId,
   );
+  return released === 1;
 }

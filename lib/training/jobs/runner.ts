@@ -5,7 +5,10 @@ import { randomBytes } from "node:crypto";
 import os from "node:os";
 import { getEnv } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
+import { baseModelCatalogue, namesOf } from "@/lib/inference/base-models";
+import { trainsLocally } from "@/lib/training/trainable-base";
 import { log } from "@/lib/log";
+import { databaseJobWrites } from "./job-writes";
 import { startLeaseHeartbeat } from "./lease-heartbeat";
 import { loadJobTask, removeJobOutputs, type LoadedJob, type SaveEvery } from "./load-job-task";
 import { OwnedJob } from "./owned-job";
@@ -108,7 +111,7 @@ export class TrainingRunner {
         await this.register();
         for (const id of await failAbandonedJobs(this.settings.maxAttempts)) removeJobStates(id);
         await this.sweepStates();
-        const claimed = await claimJob(this.workerId, this.settings.leaseMs, this.settings.maxAttempts);
+        const claimed = await claimJob(this.workerId, this.settings.leaseMs, this.settings.maxAttempts, { baseModels: await localBaseNames() });
         if (claimed) {
           slot.jobId = claimed.id;
           await this.run(claimed.id, claimed.attempts, slot).finally(() => (slot.jobId = null));
@@ -156,8 +159,8 @@ export class TrainingRunner {
     const loaded = await this.load(jobId, attempt);
     if (!loaded) return;
     const thread = slotThread(slot);
-    const job = new OwnedJob(jobId, this.workerId, () => void thread.terminate());
-    const reports = new ThreadReports(job, loaded, attempt);
+    const job = new OwnedJob(jobId, databaseJobWrites(loaded, this.workerId, this.settings.leaseMs), () => void thread.terminate());
+    const reports = new ThreadReports(job, loaded.reportedSteps, attempt);
     const stopHeartbeat = startLeaseHeartbeat(job, { timing: this.settings, lastHeard: () => reports.lastHeard, checkIn: () => this.register() });
     await trainOnThread(thread, { ...loaded.task, stopRequest: slot.stopRequest }, reports, this.vocabularies);
     stopHeartbeat();
@@ -182,4 +185,10 @@ export class TrainingRunner {
       return null;
     }
   }
+}
+
+/** The bases this runner trains, by every name a model may store: an upstream base's jobs are left
+ *  to remote workers (docs/workers.md). */
+async function localBaseNames(): Promise<string[]> {
+  return (await baseModelCatalogue()).models.filter(trainsLocally).flatMap(namesOf);
 }

@@ -14,23 +14,28 @@ import type { SavedState } from "./train/state-saver";
 
 export const jobStateDir = (jobId: string) => path.join(dataPaths().trainingState, jobId);
 
-/** The state a retried attempt resumes from (absolute), or null when there is none on disk. */
-export function resumeStateFile(job: { id: string; resumeState: string | null }): string | null {
-  if (!job.resumeState) return null;
+/** The format of the states Anneal's trainer saves and reads (a remote worker saves its own). */
+export const NODE_STATE_FORMAT = "anneal-node-1";
+
+/** The state a retried attempt resumes from (absolute), or null when there is none on disk or it is
+ *  in a format Anneal's trainer does not read (a remote worker's). */
+export function resumeStateFile(job: { id: string; resumeState: string | null; resumeFormat: string | null }): string | null {
+  if (!job.resumeState || (job.resumeFormat ?? NODE_STATE_FORMAT) !== NODE_STATE_FORMAT) return null;
   const file = path.resolve(dataPaths().trainingState, job.resumeState);
   if (fs.existsSync(file)) return file;
   log.warn("training: the job's saved state is missing from the data directory; the attempt starts over", { jobId: job.id, file });
   return null;
 }
 
-/** Records a state the thread saved as the job's resume point, if this worker still owns the job;
- *  the state it replaces is deleted. */
-export async function commitSavedState(jobId: string, workerId: string, state: SavedState): Promise<LeaseState> {
+/** Records a saved state (a file under the job's state directory: its thread's, or one a remote
+ *  worker uploaded in its own `format`) as the job's resume point, if this worker still owns the
+ *  job; the state it replaces is deleted. */
+export async function commitSavedState(jobId: string, workerId: string, state: SavedState, format = NODE_STATE_FORMAT): Promise<LeaseState> {
   const file = path.relative(dataPaths().trainingState, state.file);
   const replaced = await getDb().$transaction(async (tx) => {
     if (!(await lockOwnedJob(tx, jobId, workerId))) return undefined;
     const { resumeState } = await tx.trainingJob.findUniqueOrThrow({ where: { id: jobId }, select: { resumeState: true } });
-    await tx.trainingJob.update({ where: { id: jobId }, data: { resumeStep: state.step, resumeState: file } });
+    await tx.trainingJob.update({ where: { id: jobId }, data: { resumeStep: state.step, resumeState: file, resumeFormat: format } });
     return resumeState;
   });
   if (replaced === undefined) return { owned: false, cancelRequested: false };

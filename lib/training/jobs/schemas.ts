@@ -86,6 +86,9 @@ export const jobSchema = z.object({
   /** A few greedy replies to held-out prompts by the starting weights and by the checkpoint. */
   sample_replies: z.array(replySampleSchema),
   source: judgementSourceSchema.nullable(),
+  waiting_for: z.string().nullable().describe(
+    'A queued job no live trainer can take: what it waits for, e.g. "a worker with base Qwen/Qwen2.5-7B-Instruct (no live worker offers it)" (docs/workers.md). Null otherwise, and in the answer to a submission.',
+  ),
 });
 export type JobDto = z.infer<typeof jobSchema>;
 

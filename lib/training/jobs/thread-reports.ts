@@ -4,15 +4,11 @@
 // cost a transaction per step on a shared database. A retried attempt redoes the steps after the
 // state it resumed from; those already in the event feed are not written again (the feed stays
 // append-only, each step once, so a client counting steps against num_sequences stays right).
-import { completeJob } from "./complete-job";
 import type { JobReport } from "./job-report";
-import type { LoadedJob } from "./load-job-task";
+import type { StepEvent } from "./job-writes";
 import type { OwnedJob } from "./owned-job";
-import { appendOwnedEvents, type LeaseState } from "./queue";
-import { commitSavedState } from "./saved-states";
+import type { LeaseState } from "./queue";
 import type { ThreadMessage } from "./train/thread-messages";
-
-type StepEvent = { type: "gradient_step"; data: Record<string, number> };
 
 export class ThreadReports {
   /** When the thread last reported anything (the heartbeat's stall check). */
@@ -26,11 +22,12 @@ export class ThreadReports {
 
   constructor(
     private readonly job: OwnedJob,
-    private readonly loaded: LoadedJob,
+    /** Gradient steps already in the job's event feed (an earlier attempt's): not reported again. */
+    reportedSteps: number,
     /** The claim this run is (a retry's steps carry it, so its curve tells the attempts apart). */
     private readonly attempt: number,
   ) {
-    this.stepsDone = this.lastStep = loaded.reportedSteps;
+    this.stepsDone = this.lastStep = reportedSteps;
   }
 
   readonly onMessage = (message: ThreadMessage): void => {
@@ -38,7 +35,7 @@ export class ThreadReports {
     const { job } = this;
     switch (message.type) {
       case "started":
-        job.write(() => this.loaded.started(job.workerId, message.numSequences, message.fromStep));
+        job.write(() => job.writes.started(message.numSequences, message.fromStep));
         break;
       case "step":
         if (message.metrics.step <= this.lastStep) break; // redone: the feed has it
@@ -48,7 +45,7 @@ export class ThreadReports {
         break;
       case "saved":
         // After the flush of its steps (writes go in order): a retry never resumes past the feed.
-        job.write(() => commitSavedState(job.jobId, job.workerId, message.state));
+        job.write(() => job.writes.saved(message.state));
         break;
       case "report":
         this.report = message.report;
@@ -56,7 +53,7 @@ export class ThreadReports {
       case "done":
         job.write(this.flushSteps);
         // stepsDone is read when the write runs, after the flush above has counted the last steps.
-        job.succeed(() => completeJob(this.loaded, job.workerId, message.metrics, this.stepsDone, this.report));
+        job.succeed(() => job.writes.complete(message.metrics, this.stepsDone, this.report));
         break;
       case "error":
         job.fail(message.message);
@@ -74,6 +71,6 @@ export class ThreadReports {
   private readonly flushSteps = async (): Promise<LeaseState> => {
     const events = this.pendingSteps.splice(0);
     if (events.length === 0) return { owned: true, cancelRequested: false };
-    return appendOwnedEvents(this.job.jobId, this.job.workerId, events, { stepsDone: (this.stepsDone += events.length) });
+    return this.job.writes.steps(events, (this.stepsDone += events.length));
   };
 }

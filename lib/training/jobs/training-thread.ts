@@ -2,7 +2,7 @@
 // task posted, what the thread reports handed on, until it reports its end or exits.
 import { Worker } from "node:worker_threads";
 import type { ThreadMessage, ThreadRequest } from "./train/thread-messages";
-import type { TrainingTask } from "./train/run-training";
+import type { TrainingTask } from "./train/training-task";
 import type { VocabularyThread } from "./vocabulary/vocabulary-host";
 
 const TRAIN_THREAD = new URL("./train/train-thread.mjs", import.meta.url);

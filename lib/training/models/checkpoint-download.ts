@@ -2,17 +2,16 @@ import fs from "node:fs";
 import type { Principal } from "@/lib/auth/principal";
 import { badRequest, notFound } from "@/lib/contract/errors";
 import { getDb } from "@/lib/db/client";
-import { readLoraGguf } from "@/lib/engine/gguf/lora-gguf";
-import { writePeftZip } from "@/lib/engine/peft/peft-adapter";
+import { writeZip } from "@/lib/engine/peft/zip";
 import { attachment, streamFile } from "@/lib/contract/attachment";
-import type { GgufBaseModel } from "@/lib/inference/base-models";
-import { readBaseShape } from "@/lib/training/estimate/base-shape";
+import type { TrainableBaseModel } from "@/lib/inference/base-models";
 import { absoluteCheckpointPath } from "@/lib/training/jobs/job-files";
 import { trainableBase } from "@/lib/training/trainable-base";
 import type { CheckpointDownloadFormat } from "./checkpoint-transfer-schemas";
 import { findModelForCaller } from "./find-model";
 import { mergedGgufResponse } from "./merged-gguf-export";
-import { storedLoraSettings, type LoraSettings } from "./lora-settings";
+import { checkpointPeftFiles } from "@/lib/engine/peft/checkpoint-peft";
+import { storedLoraSettings, type LoraSettings } from "@/lib/engine/model/lora-settings";
 
 // GET /v1/preview/models/{model_id}/checkpoints/{step}/download: a checkpoint as a file other tools
 // load. A LoRA checkpoint is its GGUF adapter (llama.cpp's --lora), the same adapter as a PEFT zip
@@ -25,11 +24,19 @@ interface DownloadContext {
   stem: string;
   file: string;
   settings: LoraSettings;
-  base: GgufBaseModel;
+  base: TrainableBaseModel;
 }
 
 export async function downloadCheckpoint(principal: Principal, modelId: string, step: number, requested: CheckpointDownloadFormat | undefined): Promise<Response> {
-  const model = await findModelForCaller(principal, modelId, "use");
+  return checkpointFileResponse(await findModelForCaller(principal, modelId, "use"), step, requested);
+}
+
+/** A checkpoint of this model as a download; also what a remote worker's lease starts from
+ *  (lib/workers/lease-downloads.ts). */
+export async function checkpointFileResponse(
+  model: { id: string; name: string; lora: unknown; baseModel: string }, step: number, requested: CheckpointDownloadFormat | undefined,
+): Promise<Response> {
+  const modelId = model.id;
   const checkpoint = await getDb().checkpoint.findUnique({ where: { modelId_step: { modelId: model.id, step } }, select: { file: true, format: true } });
   if (!checkpoint) throw notFound(`Model '${modelId}' has no checkpoint at step ${step}.`);
   const stem = `${model.name}-step${step}`;
@@ -52,15 +59,8 @@ export async function downloadCheckpoint(principal: Principal, modelId: string, 
 }
 
 function peftZip({ stem, file, settings, base }: DownloadContext, modelId: string, step: number): Response {
-  const path = absoluteCheckpointPath(file);
-  if (!fs.existsSync(path)) gone(modelId, step);
-  const { config } = readBaseShape(base.gguf);
-  const { adapters, alpha } = readLoraGguf(path, config);
-  // Hugging Face's name for the base (models-file `hf_name`), else Anneal's own name for it.
-  const baseModelName = base.hfNames[0] ?? base.name;
-  // The GGUF holds alpha as float32; the model's settings hold the value as it was given (0.1, not 0.10000000149).
-  const exactAlpha = Math.fround(settings.alpha) === alpha ? settings.alpha : alpha;
-  const zip = writePeftZip({ config, adapters, alpha: exactAlpha, dropout: settings.dropout, baseModelName });
+  if (!fs.existsSync(absoluteCheckpointPath(file))) gone(modelId, step);
+  const zip = writeZip(checkpointPeftFiles({ adapterFile: absoluteCheckpointPath(file), settings, base }));
   return new Response(zip, {
     headers: { "content-type": "application/zip", "content-length": String(zip.length), "content-disposition": attachment(`${stem}-peft.zip`) },
   });

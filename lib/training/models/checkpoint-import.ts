@@ -16,7 +16,7 @@ import { refuseWhileTraining } from "@/lib/training/jobs/active-jobs";
 import { absoluteCheckpointPath, importedCheckpointFileFor } from "@/lib/training/jobs/job-files";
 import { trainableBase } from "@/lib/training/trainable-base";
 import { findModelForCaller } from "./find-model";
-import { engineLoraConfig, LORA_RANKS, storedLoraSettings, type LoraSettings } from "./lora-settings";
+import { engineLoraConfig, LORA_RANKS, storedLoraSettings, type LoraSettings } from "@/lib/engine/model/lora-settings";
 import { recordCheckpoint } from "./record-checkpoint";
 
 // POST /v1/preview/models/{model_id}/checkpoints: an adapter trained elsewhere — a zipped PEFT
@@ -36,28 +36,44 @@ const ZIP_SLACK_BYTES = 1 * MiB;
 
 export async function importCheckpoint(principal: Principal, modelId: string, upload: Uint8Array, requestedStep: number | undefined) {
   const model = await findModelForCaller(principal, modelId, "use");
-  const settings = storedLoraSettings(model.lora);
-  if (!settings) throw badRequest(`Model '${model.name}' trains full weights: it cannot take a LoRA adapter. Create a model with \`lora\` settings to import one.`);
+  if (!storedLoraSettings(model.lora)) throw badRequest(`Model '${model.name}' trains full weights: it cannot take a LoRA adapter. Create a model with \`lora\` settings to import one.`);
   await refuseWhileTraining(model.id, "import a checkpoint");
   if (requestedStep !== undefined && requestedStep <= model.currentStep) {
     throw conflict(`Step ${requestedStep} is not after the model's current step ${model.currentStep}; name a later step or leave step out.`);
   }
-  const base = await trainableBase(model.baseModel);
-  const { config } = readBaseShape(base.gguf);
-  const source = sourceOf(upload);
   const file = importedCheckpointFileFor(model.id, randomUUID());
-  const path = absoluteCheckpointPath(file);
-  fs.mkdirSync(absoluteCheckpointPath(model.id), { recursive: true });
+  const modelName = `${model.project.team.name}/${model.project.name}/${model.name}`;
+  const source = await writeImportedAdapter({ ...model, fullName: modelName }, upload, file);
   try {
-    const { adapters, alpha } = readUpload(source, upload, path, config, adapterSize(config, settings).bytes + ZIP_SLACK_BYTES);
-    checkFits(config, settings, adapters, alpha);
-    const modelName = `${model.project.team.name}/${model.project.name}/${model.name}`;
-    writeLoraGguf(path, { config, adapters, alpha, metadata: { "general.name": str(modelName), "anneal.import.source": str(source) } });
     const checkpoint = await getDb().$transaction(async (tx) => {
       const step = await recordCheckpoint(tx, { modelId: model.id, step: requestedStep, metrics: {}, file, format: "lora" });
       return tx.checkpoint.findUniqueOrThrow({ where: { modelId_step: { modelId: model.id, step } } });
     });
     return { id: checkpoint.id, step: checkpoint.step, format: "lora" as const, source, created_at: checkpoint.createdAt.toISOString() };
+  } catch (error) {
+    fs.rmSync(absoluteCheckpointPath(file), { force: true });
+    throw error;
+  }
+}
+
+/** Checks an adapter trained elsewhere against the LoRA model it is for and writes it, as Anneal's
+ *  GGUF adapter, to `file` (relative to the checkpoints directory); the caller records it. Shared by
+ *  the import route and a remote worker's complete (lib/workers/complete-remote-job.ts). */
+export async function writeImportedAdapter(
+  model: { id: string; name: string; lora: unknown; baseModel: string; fullName: string }, upload: Uint8Array, file: string,
+): Promise<ImportSource> {
+  const settings = storedLoraSettings(model.lora);
+  if (!settings) throw badRequest(`Model '${model.name}' trains full weights: it cannot take a LoRA adapter.`);
+  const base = await trainableBase(model.baseModel);
+  const { config } = readBaseShape(base.gguf);
+  const source = sourceOf(upload);
+  const path = absoluteCheckpointPath(file);
+  fs.mkdirSync(absoluteCheckpointPath(model.id), { recursive: true });
+  try {
+    const { adapters, alpha } = readUpload(source, upload, path, config, adapterSize(config, settings).bytes + ZIP_SLACK_BYTES);
+    checkFits(config, settings, adapters, alpha);
+    writeLoraGguf(path, { config, adapters, alpha, metadata: { "general.name": str(model.fullName), "anneal.import.source": str(source) } });
+    return source;
   } catch (error) {
     fs.rmSync(path, { force: true });
     throw error;

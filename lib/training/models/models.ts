@@ -8,7 +8,7 @@ import { removeCheckpointFiles } from "@/lib/training/jobs/job-files";
 import { refuseWhileTraining } from "@/lib/training/jobs/active-jobs";
 import { findModelForCaller } from "@/lib/training/models/find-model";
 import type { ModelDto } from "@/lib/training/models/schemas";
-import { describeLoraSettings, loraSettingsSchema, sameLoraSettings, storedLoraSettings, type LoraSettings } from "./lora-settings";
+import { describeLoraSettings, loraSettingsSchema, sameLoraSettings, storedLoraSettings, type LoraSettings } from "@/lib/engine/model/lora-settings";
 
 type ModelRow = {
   id: string; name: string; baseModel: string; runId: string; currentStep: number; lora: unknown; createdAt: Date;

@@ -3,7 +3,7 @@ import { nameSchema, projectRefSchema } from "@/lib/auth/names";
 import { pageQuerySchema, pageSchema } from "@/lib/contract/pagination";
 import { jobWarningSchema } from "@/lib/training/jobs/job-report";
 import { historySchema, trajectoryGroupSchema } from "@/lib/training/trajectories/schemas";
-import { loraSettingsSchema } from "./lora-settings";
+import { loraSettingsSchema } from "@/lib/engine/model/lora-settings";
 
 // Models, checkpoints and trajectory logs as ART's serverless client uses them (docs/contract.md
 // "Models and checkpoints").

@@ -46,7 +46,7 @@ function referenceLogprobs(w: Record<string, Float64Array>): Float64Array {
 function batchFor(logprobs: ArrayLike<number>, advantages: [number, number]): RlMicroBatch {
   const oldLogprobs = Float32Array.from(drift, (d, t) => logprobs[t] - d);
   return {
-    tokens, targets, batchSize: B, seqLen: T, mask, oldLogprobs, segments, numTrajectories: 2,
+    tokens, targets, batchSize: B, seqLen: T, mask, oldLogprobs, segments, numTrajectories: 2, rowLengths: Array(B).fill(T),
     advantages: Float32Array.from(segments, (j) => (j >= 0 ? advantages[j] : 0)),
     weights: Float32Array.from(segments, (j) => (j === 0 ? 0.75 : j === 1 ? 1.5 : 0)),
   };

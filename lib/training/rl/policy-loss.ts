@@ -30,7 +30,7 @@ export interface PolicyLossResult {
  * exactly the gradient written here. `dLogprobs`, when given, receives ∂L/∂logprobs.
  */
 export function policyLoss(
-  logprobs: ArrayLike<number>, detached: ArrayLike<number>, batch: PolicyLossBatch, s: LossSettings, dLogprobs?: Float32Array,
+  logprobs: ArrayLike<number>, detached: ArrayLike<number>, batch: PolicyLossBatch, s: LossSettings, dLogprobs?: Float32Array | Float64Array,
 ): PolicyLossResult {
   const { mask, oldLogprobs, advantages, weights, segments } = batch;
   const M = mask.length;

@@ -7,7 +7,7 @@ import type { LlamaConfig } from "@/lib/engine/model/config";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
 import { Prng } from "@/lib/engine/prng";
 import { encodeChat, type ChatMessage } from "@/lib/engine/tokenizer/chatml";
-import { sftSteps } from "../sft/sft-step";
+import { sftBatches, sftSteps } from "../sft/sft-step";
 import { byteTokenizer } from "../test-support/byte-tokenizer";
 import { trainingVocabularyOf } from "../test-support/chat-format";
 import { sampleChoices } from "../test-support/sample-choices";
@@ -29,7 +29,7 @@ describe("RL learning", () => {
     const rng = new Prng(11);
     const model = new LlamaModel(config, { seed: 5 });
     const digits = Array.from({ length: 256 }, () => [encodeChat(tokenizer, [...prompt, { role: "assistant", content: String(rng.int(0, 9)) }])]);
-    for (const _ of sftSteps(model, new AdamW(model.params), vocabulary.padId, digits, { batchSize: 16, learningRates: Array(16).fill(1e-2) }));
+    for (const _ of sftSteps(model, new AdamW(model.params), vocabulary.padId, digits, sftBatches(digits.length, { batchSize: 16, learningRates: Array(16).fill(1e-2) })));
 
     const sample = (n: number) => sampleChoices(model, tokenizer, prompt, n, { maxTokens: 3, temperature: 1, rng });
     const before = meanReward(sample(64));

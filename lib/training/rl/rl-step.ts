@@ -8,17 +8,20 @@ import type { ResumePoint } from "../resume-point";
 import type { RlMicroBatch } from "../trajectories/micro-batches";
 import type { RlConfig } from "./experimental-config";
 import { dropoutSeedFor } from "@/lib/engine/model/lora";
-import { policyLoss } from "./policy-loss";
+import { policyLoss, type LossSettings } from "./policy-loss";
 import { precalculateLogprobs } from "./precalculate-logprobs";
 import { servedAbsLogRatio } from "./served-log-ratio";
-import type { GradientStepMetrics } from "../gradient-step";
+import { MAX_GRAD_NORM, type GradientStepMetrics } from "../gradient-step";
 import type { PreparedRlJob, RlJobStats } from "./prepare-rl-job";
+
+/** What the steps use of a job's RlConfig (the rest shaped its micro-batches: prepare-rl-job.ts). */
+export type RlStepConfig = LossSettings & Pick<RlConfig, "learningRate" | "precalculateLogprobs">;
 
 export interface RlStepOptions {
   model: LlamaModel;
   optimizer: AdamW;
   batch: RlMicroBatch;
-  config: RlConfig;
+  config: RlStepConfig;
   /** 1-based index of this step within the job. */
   step: number;
   /** The job's seed: with the step, it draws a LoRA model's dropout masks (a resumed step draws the same). */
@@ -27,7 +30,7 @@ export interface RlStepOptions {
   maxGradNorm?: number;
 }
 
-export function rlStep({ model, optimizer, batch, config, step, seed, stats, maxGradNorm = 1 }: RlStepOptions): GradientStepMetrics {
+export function rlStep({ model, optimizer, batch, config, step, seed, stats, maxGradNorm = MAX_GRAD_NORM }: RlStepOptions): GradientStepMetrics {
   const { logprobs, entropies } = model.forward(batch, { dropoutSeed: dropoutSeedFor(seed, step) });
   const dLogprobs = new Float32Array(logprobs.length);
   const { loss, meanRatio } = policyLoss(logprobs, logprobs, batch, config, dLogprobs);
@@ -64,7 +67,7 @@ export function rlStep({ model, optimizer, batch, config, step, seed, stats, max
 
 /** Every step of a prepared job in order (precalculating π_old first when asked), or those after
  *  a resume point; the caller emits each step's metrics as it comes and may stop between steps. */
-export function* rlSteps(model: LlamaModel, optimizer: AdamW, job: PreparedRlJob, config: RlConfig, resume?: ResumePoint, seed = 0): Generator<GradientStepMetrics> {
+export function* rlSteps(model: LlamaModel, optimizer: AdamW, job: PreparedRlJob, config: RlStepConfig, resume?: ResumePoint, seed = 0): Generator<GradientStepMetrics> {
   // Before precalculate_logprobs replaces them: the served log-probs against the start weights'.
   const served = !resume && job.batches.length > 0 ? servedAbsLogRatio(model, job.batches[0]) : null;
   if (config.precalculateLogprobs) precalculateLogprobs(model, job.batches);

@@ -53,10 +53,10 @@ export function heldOutPrompt(format: ChatFormat, example: SftExample): HeldOutP
 }
 
 /** Greedy replies, each limited by MAX_REPLY_TOKENS and the model's context, ended by any of the
- *  vocabulary's end-of-turn ids. */
-export function greedyReplies(model: LlamaModel, vocabulary: TrainingVocabulary, prompts: readonly HeldOutPrompt[]): SampledReply[] {
+ *  vocabulary's end-of-turn ids; past `deadline` (Date.now()), GenerationDeadlinePassed. */
+export function greedyReplies(model: LlamaModel, vocabulary: TrainingVocabulary, prompts: readonly HeldOutPrompt[], deadline?: number): SampledReply[] {
   const fitting = prompts.map((p) => p.ids.slice(-(model.config.contextLength - 1)));
-  const generated = greedyGenerate(model, fitting, { maxNewTokens: MAX_REPLY_TOKENS, stopId: vocabulary.stopIds, padId: vocabulary.padId });
+  const generated = greedyGenerate(model, fitting, { maxNewTokens: MAX_REPLY_TOKENS, stopId: vocabulary.stopIds, deadline });
   return generated.map((g) => ({ tokens: g.tokens, bytes: vocabulary.decodeBytes(g.tokens), ended: g.stopped }));
 }
 

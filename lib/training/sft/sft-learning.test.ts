@@ -12,7 +12,7 @@ import { encodeChat, END_OF_TEXT, IM_END } from "@/lib/engine/tokenizer/chatml";
 import { byteTokenizer } from "../test-support/byte-tokenizer";
 import { chatFormatOf } from "../test-support/chat-format";
 import { planSft } from "./sft-config";
-import { sftSteps } from "./sft-step";
+import { sftBatches, sftSteps } from "./sft-step";
 import { sftExampleSchema, tokenizeSftExample } from "./tokenize-sft-example";
 
 const tokenizer = byteTokenizer();
@@ -29,13 +29,13 @@ describe("SFT learning", () => {
     const heldout = conversationRows(heldoutNumbers.flatMap((n) => tokenizeSftExample(format, example(n), "all", config.contextLength, 0)), tokenizer.tokenId(END_OF_TEXT)!, "assistant");
     const formatShare = () => {
       const prompts = heldoutNumbers.map((n) => encodeChat(tokenizer, [{ role: "user", content: `Echo ${n}` }], { addGenerationPrompt: true }).ids);
-      const replies = greedyGenerate(model, prompts, { maxNewTokens: 8, stopId: tokenizer.tokenId(IM_END)!, padId: tokenizer.tokenId(END_OF_TEXT)! });
+      const replies = greedyGenerate(model, prompts, { maxNewTokens: 8, stopId: tokenizer.tokenId(IM_END)! });
       return replies.filter((r) => r.stopped && /^\[\d+\]$/.test(tokenizer.decode(r.tokens))).length / replies.length;
     };
 
     const [lossBefore, shareBefore] = [batchLoss(model, heldout), formatShare()];
     const plan = planSft({ batch_size: 16, learning_rate: 1e-2 }, { defaultRlLearningRate: 1e-4, defaultSftLearningRate: 1e-4 }, train.length);
-    for (const _ of sftSteps(model, new AdamW(model.params), tokenizer.tokenId(END_OF_TEXT)!, train, plan));
+    for (const _ of sftSteps(model, new AdamW(model.params), tokenizer.tokenId(END_OF_TEXT)!, train, sftBatches(train.length, plan)));
     const [lossAfter, shareAfter] = [batchLoss(model, heldout), formatShare()];
 
     console.info(`SFT smoke: held-out loss ${lossBefore.toFixed(3)} → ${lossAfter.toFixed(3)}, format share ${shareBefore} → ${shareAfter}`);

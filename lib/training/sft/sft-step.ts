@@ -8,7 +8,7 @@ import { conversationRows } from "@/lib/engine/train/packed-batch";
 import { trainStep } from "@/lib/engine/train/train-step";
 import type { EncodedChat } from "@/lib/engine/tokenizer/chatml";
 import type { ResumePoint } from "../resume-point";
-import type { GradientStepMetrics } from "../gradient-step";
+import { MAX_GRAD_NORM, type GradientStepMetrics } from "../gradient-step";
 import { shuffledIndices } from "./validation-split";
 
 export interface SftStepOptions {
@@ -29,7 +29,7 @@ export interface SftStepOptions {
 
 export function sftStep(o: SftStepOptions): GradientStepMetrics {
   const batch = conversationRows(o.conversations, o.padId, "assistant");
-  const { loss, gradNorm, updated } = trainStep(o.model, o.optimizer, batch, o.learningRate, o.maxGradNorm ?? 1, dropoutSeedFor(o.seed, o.step));
+  const { loss, gradNorm, updated } = trainStep(o.model, o.optimizer, batch, o.learningRate, o.maxGradNorm ?? MAX_GRAD_NORM, dropoutSeedFor(o.seed, o.step));
   if (!updated) throw new Error(`SFT step ${o.step}: the gradient is not finite; the weights were left unchanged`);
   return {
     step: o.step,
@@ -41,23 +41,35 @@ export function sftStep(o: SftStepOptions): GradientStepMetrics {
   };
 }
 
-/** Every step of an SFT job in order, or those after a resume point: epoch e's step j is examples
- *  [j·b, (j+1)·b) of epoch e's order (the data's own order in the first epoch, a seeded shuffle
- *  in later ones: a fixed function of the step, so a resumed job takes the same batches) at
- *  learningRates[k], each example its rows (tokenize-sft-example.ts). */
+/** One gradient step's examples (indices into the job's training examples) and learning rate. */
+export interface SftBatch {
+  examples: number[];
+  learningRate: number;
+}
+
+/** The batches of an SFT job's steps: epoch e's step j is examples [j·b, (j+1)·b) of epoch e's
+ *  order (the data's own order in the first epoch, a seeded shuffle in later ones: a fixed function
+ *  of the step, so a resumed job takes the same batches) at learningRates[k]. */
+export function sftBatches(numExamples: number, plan: { batchSize: number; learningRates: readonly number[]; stepsPerEpoch?: number }): SftBatch[] {
+  const perEpoch = plan.stepsPerEpoch ?? plan.learningRates.length;
+  let order: { epoch: number; indices: number[] } = { epoch: -1, indices: [] };
+  return plan.learningRates.map((learningRate, k) => {
+    const [epoch, j] = [Math.floor(k / perEpoch), k % perEpoch];
+    if (order.epoch !== epoch) order = { epoch, indices: epoch === 0 ? [...Array(numExamples).keys()] : shuffledIndices(numExamples, epoch) };
+    return { examples: order.indices.slice(j * plan.batchSize, (j + 1) * plan.batchSize), learningRate };
+  });
+}
+
+/** Every step of an SFT job in order, or those after a resume point: step k+1 trains batches[k]'s
+ *  examples, each its rows (tokenize-sft-example.ts). */
 export function* sftSteps(
-  model: LlamaModel, optimizer: AdamW, padId: number, examples: readonly (readonly EncodedChat[])[],
-  plan: { batchSize: number; learningRates: readonly number[]; stepsPerEpoch?: number },
+  model: LlamaModel, optimizer: AdamW, padId: number, examples: readonly (readonly EncodedChat[])[], batches: readonly SftBatch[],
   resume?: ResumePoint,
   seed = 0,
 ): Generator<GradientStepMetrics> {
   resume?.restore();
-  const perEpoch = plan.stepsPerEpoch ?? plan.learningRates.length;
-  let order: { epoch: number; indices: number[] } = { epoch: -1, indices: [] };
-  for (let k = resume?.step ?? 0; k < plan.learningRates.length; k++) {
-    const [epoch, j] = [Math.floor(k / perEpoch), k % perEpoch];
-    if (order.epoch !== epoch) order = { epoch, indices: epoch === 0 ? [...examples.keys()] : shuffledIndices(examples.length, epoch) };
-    const batch = order.indices.slice(j * plan.batchSize, (j + 1) * plan.batchSize).map((i) => examples[i]);
-    yield sftStep({ model, optimizer, padId, conversations: batch.flat(), numExamples: batch.length, learningRate: plan.learningRates[k], step: k + 1, seed });
+  for (let k = resume?.step ?? 0; k < batches.length; k++) {
+    const batch = batches[k].examples.map((i) => examples[i]);
+    yield sftStep({ model, optimizer, padId, conversations: batch.flat(), numExamples: batch.length, learningRate: batches[k].learningRate, step: k + 1, seed });
   }
 }

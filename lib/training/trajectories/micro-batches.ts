@@ -26,6 +26,8 @@ export interface RlMicroBatch extends TokenBatch {
   /** [M] which of this micro-batch's trajectories the position belongs to; −1 on padding. */
   segments: Int32Array;
   numTrajectories: number;
+  /** [B] each row's tokens before its padding. */
+  rowLengths: number[];
 }
 
 export interface MicroBatchLimits {
@@ -75,5 +77,8 @@ function microBatch(trajectories: readonly RlTrajectory[], padId: number): RlMic
       segments[at] = segment;
     }
   });
-  return { tokens, targets, batchSize, seqLen: T, mask, oldLogprobs, advantages, weights, segments, numTrajectories: trajectories.length };
+  return {
+    tokens, targets, batchSize, seqLen: T, mask, oldLogprobs, advantages, weights, segments, numTrajectories: trajectories.length,
+    rowLengths: rows.map(({ h }) => h.ids.length),
+  };
 }

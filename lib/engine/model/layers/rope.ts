@@ -48,36 +48,43 @@ export function ropeTable(seqLen: number, headDim: number, base: number, options
   return { seqLen, style: options.style ?? "norm", cos, sin };
 }
 
-// x[B,T,nHeads,dh] rotated in place, by +θ (direction 1) or −θ (−1). Pair i is (o+i·step, o+i·step+offset):
-// norm: step 2, offset 1; neox: step 1, offset dh/2.
-function rotate(x: Float32Array, table: RopeTable, B: number, T: number, nHeads: number, dh: number, direction: 1 | -1): void {
+// x[rows,nHeads,dh] rotated in place, row r at position positionOf(r), by +θ (direction 1) or −θ (−1).
+// Pair i is (o+i·step, o+i·step+offset): norm: step 2, offset 1; neox: step 1, offset dh/2.
+function rotate(
+  x: Float32Array, table: RopeTable, rows: number, positionOf: (row: number) => number, nHeads: number, dh: number, direction: 1 | -1,
+): void {
   const half = dh / 2;
   const [step, offset] = table.style === "norm" ? [2, 1] : [1, half];
-  for (let b = 0; b < B; b++)
-    for (let t = 0; t < T; t++) {
-      const angles = t * half;
-      for (let h = 0; h < nHeads; h++) {
-        const o = ((b * T + t) * nHeads + h) * dh;
-        for (let i = 0; i < half; i++) {
-          const c = table.cos[angles + i];
-          const s = direction * table.sin[angles + i];
-          const j = o + i * step;
-          const x0 = x[j];
-          const x1 = x[j + offset];
-          // rotate_pairs' x0·cos − x1·sin and x0·sin + x1·cos, as its compiler fuses them: the first
-          // product into the sum (max |Δ| of a float32 base: 22 of 32 positions exact this way, 1 unfused).
-          x[j] = fmaf(x0, c, -Math.fround(x1 * s));
-          x[j + offset] = fmaf(x0, s, Math.fround(x1 * c));
-        }
+  for (let r = 0; r < rows; r++) {
+    const angles = positionOf(r) * half;
+    for (let h = 0; h < nHeads; h++) {
+      const o = (r * nHeads + h) * dh;
+      for (let i = 0; i < half; i++) {
+        const c = table.cos[angles + i];
+        const s = direction * table.sin[angles + i];
+        const j = o + i * step;
+        const x0 = x[j];
+        const x1 = x[j + offset];
+        // rotate_pairs' x0·cos − x1·sin and x0·sin + x1·cos, as its compiler fuses them: the first
+        // product into the sum (max |Δ| of a float32 base: 22 of 32 positions exact this way, 1 unfused).
+        x[j] = fmaf(x0, c, -Math.fround(x1 * s));
+        x[j + offset] = fmaf(x0, s, Math.fround(x1 * c));
       }
     }
+  }
 }
 
+// x[B,T,nHeads,dh]: position t of each sequence turns by t's angles.
 export function ropeForward(x: Float32Array, table: RopeTable, B: number, T: number, nHeads: number, dh: number): void {
-  rotate(x, table, B, T, nHeads, dh, 1);
+  rotate(x, table, B * T, (r) => r % T, nHeads, dh, 1);
+}
+
+// x[rows,nHeads,dh], each row a token at its own position (incremental decoding: kv-decoder.ts).
+export function ropeAt(x: Float32Array, table: RopeTable, positions: ArrayLike<number>, nHeads: number, dh: number): void {
+  rotate(x, table, positions.length, (r) => positions[r], nHeads, dh, 1);
 }
 
 // dx (the gradient w.r.t. the rotated values) becomes the gradient w.r.t. the unrotated ones.
 export function ropeBackward(dx: Float32Array, table: RopeTable, B: number, T: number, nHeads: number, dh: number): void {
-  rotate(dx, table, B, T, nHeads, dh, -1);
+  rotate(dx, table, B * T, (r) => r % T, nHeads, dh, -1);
 }

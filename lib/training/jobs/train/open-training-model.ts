@@ -8,7 +8,7 @@ import { AdamW } from "@/lib/engine/model/adamw";
 import type { Weight } from "@/lib/engine/model/frozen-base";
 import { LlamaModel } from "@/lib/engine/model/llama-model";
 import type { LoraConfig } from "@/lib/engine/model/lora";
-import { engineLoraConfig, type LoraSettings } from "@/lib/training/models/lora-settings";
+import { engineLoraConfig, type LoraSettings } from "@/lib/engine/model/lora-settings";
 import { loadOptimizerState } from "./optimizer-state";
 
 export interface TrainingModelStart {

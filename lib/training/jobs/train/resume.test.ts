@@ -7,7 +7,8 @@ import { Prng } from "@/lib/engine/prng";
 import { writeTinyModel } from "@/lib/engine/test-support/tiny-model";
 import { sampleChoices } from "@/lib/training/test-support/sample-choices";
 import type { GradientStepMetrics } from "@/lib/training/gradient-step";
-import { runTraining, type TrainingTask } from "./run-training";
+import { runTraining } from "./run-training";
+import type { TextTrainingTask } from "./training-task";
 import type { SavedState } from "./state-saver";
 
 // A job whose attempt dies after its last save and is resumed from that state ends with the same
@@ -26,7 +27,7 @@ interface Run {
   metrics?: Record<string, number>;
 }
 
-function run(name: string, job: Pick<TrainingTask, "kind" | "data" | "config">, o: { attempt: number; resume?: string; dieAfter?: number }): Run {
+function run(name: string, job: Pick<TextTrainingTask, "kind" | "data" | "config">, o: { attempt: number; resume?: string; dieAfter?: number }): Run {
   const dir = path.join(files.dir, name);
   fs.mkdirSync(dir);
   const result: Run = { started: { numSequences: -1, fromStep: -1 }, steps: [], saved: [] };
@@ -69,7 +70,7 @@ function expectSameOutput(a: string, b: string) {
 
 /** Runs the job whole, then as an attempt that dies after step `dieAfter` and a retry resuming from
  *  the attempt's last save; checks they agree. */
-function checkResume(kind: string, job: Pick<TrainingTask, "kind" | "data" | "config">, dieAfter: number) {
+function checkResume(kind: string, job: Pick<TextTrainingTask, "kind" | "data" | "config">, dieAfter: number) {
   const whole = run(`${kind}-whole`, job, { attempt: 1 });
   const first = run(`${kind}-first`, job, { attempt: 1, dieAfter });
   const last = first.saved.at(-1)!;

@@ -1,62 +1,26 @@
 // One training job's computation, away from the database: load the starting weights (the base
 // model or the newest checkpoint; for a LoRA model the base and its newest adapter) and optimizer
-// state (open-training-model.ts), prepare the job's data, take its gradient steps (from a saved state's step when an attempt
+// state (open-training-model.ts), prepare the job's data (tokenize it, or take a remote worker's
+// token ids as given: from-inputs.ts), take its gradient steps (from a saved state's step when an attempt
 // resumes, saving the state every so often), and write the new checkpoint's GGUF (full weights, or
 // the adapter) and optimizer state. Runs on a worker thread (train-thread.ts);
 // the runner owns everything that touches the database.
 import { writeLlamaGguf } from "@/lib/engine/gguf/llama-gguf";
 import { writeLoraGguf } from "@/lib/engine/gguf/lora-gguf";
+import type { LlamaModel } from "@/lib/engine/model/llama-model";
 import { str, u32, type GgufMetadata } from "@/lib/engine/gguf/values";
 import { annealVocabulary, type TrainingVocabulary } from "@/lib/engine/tokenizer/training-vocabulary";
-import type { ModelTrainingDefaults } from "@/lib/training/model-defaults";
-import type { LoraSettings } from "@/lib/training/models/lora-settings";
-import { resolveRlConfig, experimentalConfigSchema } from "@/lib/training/rl/experimental-config";
-import { prepareRlJob } from "@/lib/training/rl/prepare-rl-job";
+import { prepareSubmittedRlJob } from "@/lib/training/rl/prepare-submitted-rl-job";
 import type { GradientStepMetrics } from "@/lib/training/gradient-step";
 import { rlSteps } from "@/lib/training/rl/rl-step";
-import type { BaseProbe } from "@/lib/training/sft/knowledge-probe";
 import { SftJob } from "@/lib/training/sft/sft-job";
-import { parseTrajectoryGroups } from "@/lib/training/trajectories/parse-trajectory-groups";
 import type { JobReport } from "../job-report";
-import type { JobKind } from "../schemas";
+import { rlJobFromInputs, TokenSftJob, type SftRun } from "./from-inputs";
 import { openTrainingModel } from "./open-training-model";
 import { saveOptimizerState } from "./optimizer-state";
-import { resumePointFrom, StateSaver, type SavedState, type SaveSettings } from "./state-saver";
+import { resumePointFrom, StateSaver, type SavedState } from "./state-saver";
+import type { TextTrainingTask, TrainingTask } from "./training-task";
 import type { ResumePoint } from "@/lib/training/resume-point";
-import { rlTokensPerStep } from "@/lib/training/rl/step-tokens";
-
-export interface TrainingTask {
-  kind: JobKind;
-  /** rl: the trajectory groups as submitted; sft: the examples ({messages, tools?}). */
-  data: unknown;
-  /** sft: validation examples of their own (validation_data or its file), if any. */
-  validationData?: unknown;
-  config: unknown;
-  defaults: ModelTrainingDefaults;
-  /** sft: the base's own probe set, where it declares one. */
-  probe?: BaseProbe | null;
-  /** Weights to start from (the base model, or the newest full checkpoint), and the optimizer state
-   *  saved with the checkpoint the job continues (absent for a fresh start). */
-  startGguf: string;
-  /** A LoRA model: its adapter settings, and the newest adapter to continue (null: a fresh one).
-   *  Its checkpoint is an adapter over startGguf. */
-  lora?: { settings: LoraSettings; startAdapter: string | null } | null;
-  startOptimizer: string | null;
-  outputGguf: string;
-  outputOptimizer: string;
-  /** The checkpoint being written, for the GGUF's metadata. */
-  modelName: string;
-  step: number;
-  /** Where and how often this attempt saves its state; none: never. */
-  save?: SaveSettings | null;
-  /** A state an earlier attempt saved (absolute path): the job resumes from it if it fits. */
-  resume?: string | null;
-  /** RL: training rows per gradient step (ANNEAL_RL_ROWS_PER_STEP), within rlTokensPerStep. */
-  rlRowsPerStep: number;
-  /** Shared with the runner, which sets [0] to 1 when it shuts down: the state is saved after the
-   *  step in progress and training stops (TrainingStopped), so the next attempt redoes no step. */
-  stopRequest?: Int32Array;
-}
 
 /** Training stopped at the runner's request (`stopRequest`), its state saved. */
 export class TrainingStopped extends Error {
@@ -75,19 +39,22 @@ export interface TrainingHooks {
 }
 
 /** Trains and writes the checkpoint; returns the checkpoint's training metrics (`train/...`).
- *  `vocabulary`: the start file's (loadTrainingVocabulary); Anneal's own tokenizer when absent. */
+ *  `vocabulary`: the start file's (loadTrainingVocabulary); Anneal's own tokenizer when absent.
+ *  A token task needs none. */
 export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary?: TrainingVocabulary): Record<string, number> {
-  // A fresh adapter's A is drawn from the checkpoint's step: a retried attempt draws the same.
+  // A fresh adapter's A is drawn from the job's seed (the checkpoint's step): a retried attempt draws the same.
+  const seed = "inputs" in task ? task.inputs.seed : task.step;
   const { start, model, optimizer, lora } = openTrainingModel({
     startGguf: task.startGguf,
-    lora: task.lora && { ...task.lora, seed: task.step },
+    lora: task.lora && { ...task.lora, seed },
     startOptimizer: task.startOptimizer,
   });
   const { tokenizer } = start;
   // Tokenized and rendered as serving does this file: the tokens trained are the tokens it was served.
-  if (!vocabulary && !tokenizer) throw new Error("The base's tokenizer is llama.cpp's: the training thread must load it first.");
-  vocabulary ??= annealVocabulary(tokenizer!, start.metadata);
-  const { format } = vocabulary;
+  const textVocabulary = (): TrainingVocabulary => {
+    if (!vocabulary && !tokenizer) throw new Error("The base's tokenizer is llama.cpp's: the training thread must load it first.");
+    return (vocabulary ??= annealVocabulary(tokenizer!, start.metadata));
+  };
 
   const steps: GradientStepMetrics[] = [];
   /** `kept`: weights the job has set aside to end with, saved with its state. */
@@ -108,13 +75,8 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary
 
   let metrics: Record<string, number>;
   if (task.kind === "rl") {
-    const groups = parseTrajectoryGroups(task.data);
-    const config = resolveRlConfig(experimentalConfigSchema.parse(task.config ?? {}), task.defaults);
-    // Padded tokens per step (one micro-batch): the model's activation bound (step-tokens.ts); no
-    // history may be longer, so no step exceeds it. Rows per step: ANNEAL_RL_ROWS_PER_STEP.
-    const tokens = rlTokensPerStep(start.config, lora);
-    const job = prepareRlJob({ groups, vocabulary, config, limits: { rows: task.rlRowsPerStep, tokens }, contextLength: Math.min(start.config.contextLength, tokens) });
-    train(job.batches.length, (resume) => rlSteps(model, optimizer, job, config, resume, task.step));
+    const { job, config } = "inputs" in task ? rlJobFromInputs(task.inputs) : prepareSubmittedRlJob(task, textVocabulary(), start.config, lora);
+    train(job.batches.length, (resume) => rlSteps(model, optimizer, job, config, resume, seed));
     metrics = {
       "train/reward": job.stats.reward,
       "train/reward_std_dev": job.stats.rewardStdDev,
@@ -123,7 +85,7 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary
       "train/num_trajectories": job.stats.numTrajectories,
     };
   } else {
-    const sft = new SftJob({ model, vocabulary, data: task.data, validationData: task.validationData ?? null, config: task.config, defaults: task.defaults, seed: task.step, probe: task.probe });
+    const sft: SftRun = "inputs" in task ? new TokenSftJob(task.inputs, model) : sftJob(task, model, textVocabulary());
     train(sft.numSteps, (resume) => sft.steps(optimizer, resume), () => sft.keptWeights);
     const end = sft.finish(steps);
     metrics = end.metrics;
@@ -137,10 +99,15 @@ export function runTraining(task: TrainingTask, hooks: TrainingHooks, vocabulary
   if (lora) {
     writeLoraGguf(task.outputGguf, { config: start.config, adapters: model.adapters(), alpha: lora.alpha, metadata: { "general.name": str(task.modelName), ...metadata } });
   } else {
-    writeLlamaGguf(task.outputGguf, { config: start.config, weights: model.params.weights(), tokenizer: tokenizer!, chatTemplate: format.template, name: task.modelName, metadata });
+    // Full weights train on Anneal's own bases only: the start file's tokenizer is Anneal's.
+    writeLlamaGguf(task.outputGguf, { config: start.config, weights: model.params.weights(), tokenizer: tokenizer!, chatTemplate: textVocabulary().format.template, name: task.modelName, metadata });
   }
   saveOptimizerState(task.outputOptimizer, optimizer);
   return metrics;
+}
+
+function sftJob(task: TextTrainingTask, model: LlamaModel, vocabulary: TrainingVocabulary): SftJob {
+  return new SftJob({ model, vocabulary, data: task.data, validationData: task.validationData ?? null, config: task.config, defaults: task.defaults, seed: task.step, probe: task.probe });
 }
 
 /** `train/<key>` = the mean over the job's gradient steps, for the keys the steps reported. */

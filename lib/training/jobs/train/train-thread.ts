@@ -5,7 +5,8 @@ import { MessageChannel, parentPort, type MessagePort } from "node:worker_thread
 import { loadTrainingVocabulary } from "@/lib/engine/serving/llama-cpp-vocabulary";
 import { remoteVocabulary } from "../vocabulary/remote-vocabulary";
 import { describeTrainingError } from "./describe-error";
-import { runTraining, TrainingStopped, type TrainingTask } from "./run-training";
+import { runTraining, TrainingStopped } from "./run-training";
+import type { TrainingTask } from "./training-task";
 import type { ThreadMessage, ThreadRequest } from "./thread-messages";
 
 const post = (message: ThreadMessage) => parentPort!.postMessage(message);
@@ -21,18 +22,19 @@ function vocabularyPort(): MessagePort {
 parentPort!.on("message", async (task: TrainingTask) => {
   try {
     // The start file's vocabulary, tokenizing as the engine serves it: Anneal's own BPE for
-    // Anneal's models, llama.cpp's (through the vocabulary thread) for any other.
-    const { vocabulary, close } = await loadTrainingVocabulary(task.startGguf, async (path) => remoteVocabulary(vocabularyPort(), path));
+    // Anneal's models, llama.cpp's (through the vocabulary thread) for any other. A job given as
+    // token ids tokenizes nothing.
+    const loaded = "inputs" in task ? null : await loadTrainingVocabulary(task.startGguf, async (path) => remoteVocabulary(vocabularyPort(), path));
     try {
       const metrics = runTraining(task, {
         started: (numSequences, fromStep) => post({ type: "started", numSequences, fromStep }),
         gradientStep: (metrics) => post({ type: "step", metrics }),
         saved: (state) => post({ type: "saved", state }),
         report: (report) => post({ type: "report", report }),
-      }, vocabulary);
+      }, loaded?.vocabulary);
       post({ type: "done", metrics });
     } finally {
-      await close();
+      await loaded?.close();
     }
   } catch (error) {
     post(error instanceof TrainingStopped ? { type: "stopped" } : { type: "error", message: describeTrainingError(error) });

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { DEFAULT_LORA_CONFIG, LORA_TARGET_OF_MODULE, MAX_LORA_DROPOUT, type LoraConfig, type LoraModule } from "@/lib/engine/model/lora";
+import { DEFAULT_LORA_CONFIG, LORA_TARGET_OF_MODULE, MAX_LORA_DROPOUT, type LoraConfig, type LoraModule } from "./lora";
 
 // A model's LoRA settings, fixed when it is created (`lora` on POST /v1/preview/models): the adapter's
 // rank (vLLM's --max-lora-rank values, so every adapter Anneal writes loads there), alpha (scale
