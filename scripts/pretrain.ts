@@ -1,12 +1,14 @@
-// Pretrains Anneal's own small chat models reproducibly (fixed seeds): tiny-chat-2 by default, or
-// `--base tiny-chat` for the first tiny-chat.
-//   1. trains the byte-level BPE tokenizer on the task corpus;
+// Pretrains Anneal's own small chat models reproducibly (fixed seeds): tiny-chat-2 by default,
+// `--base tiny-chat` for the first tiny-chat; `--base tiny-chat-3` (a candidate, not shipped or
+// listed: docs/decisions.md) continues tiny-chat-2 on conversations that ask for reply formats.
+//   1. trains the byte-level BPE tokenizer on the task corpus (a continued run keeps its start's);
 //   2. trains a llama model on packed ChatML conversations from the corpus, with warmup + cosine LR,
 //      a progress line on stderr, and resumable checkpoints in the work directory;
 //   3. writes models/<base>.gguf, measures held-out accuracy per task family (and level) and the SFT
 //      learning rate, and writes the model card models/<base>.md.
-//   npx tsx scripts/pretrain.ts [--base tiny-chat-2|tiny-chat] [--resume] [--work-dir build/pretrain/<base>]
+//   npx tsx scripts/pretrain.ts [--base tiny-chat-2|tiny-chat|tiny-chat-3] [--resume] [--work-dir build/pretrain/<base>]
 //     [--steps N] [--train-only] [--dim D --layers L --heads H --ffn F --vocab V --batch B --lr X --loss-tokens assistant|all]
+//     [--reply-formats SHARE]
 // --train-only (for pilots) stops after training. With --resume the saved run's settings are used.
 import fs from "node:fs";
 import path from "node:path";
@@ -18,6 +20,8 @@ import { AdamW } from "../lib/engine/model/adamw";
 import { LlamaModel } from "../lib/engine/model/llama-model";
 import { chatBatch, trainingBatch } from "../lib/engine/pretrain/corpus-batches";
 import { loadCheckpoint, saveCheckpoint } from "../lib/engine/pretrain/checkpoint";
+import { readLlamaGguf, type LlamaGgufContents } from "../lib/engine/gguf/llama-gguf";
+import { baseModelFiles } from "../lib/engine/pretrain/tiny-chat-files";
 import { finishBaseModel } from "../lib/engine/pretrain/finish";
 import { learningRate } from "../lib/engine/pretrain/lr-schedule";
 import { formatDuration, progressLine } from "../lib/engine/pretrain/progress-line";
@@ -42,6 +46,7 @@ const { values: args } = parseArgs({
     batch: { type: "string" },
     lr: { type: "string" },
     "loss-tokens": { type: "string" },
+    "reply-formats": { type: "string" },
   },
 });
 const defaults = BASE_SETTINGS[args.base!];
@@ -61,8 +66,17 @@ function settingsFromArgs(): RunSettings {
     model: { ...d.model, dim: num(args.dim, d.model.dim), nLayers: num(args.layers, d.model.nLayers), nHeads: heads, nKvHeads: heads, ffnDim: num(args.ffn, d.model.ffnDim), vocabSize: num(args.vocab, d.model.vocabSize) },
     batchSize: num(args.batch, d.batchSize),
     lossTokens,
+    replyFormats: num(args["reply-formats"], d.replyFormats ?? 0),
     schedule: { ...d.schedule, peak: num(args.lr, d.schedule.peak), totalSteps: num(args.steps, d.schedule.totalSteps) },
   };
+}
+
+/** The shipped base a continued run starts from (its file is read once). */
+let startingFile: LlamaGgufContents | undefined;
+function startingModel(settings: RunSettings): LlamaGgufContents | undefined {
+  if (!settings.startFrom) return undefined;
+  startingFile ??= readLlamaGguf(baseModelFiles(settings.startFrom).gguf);
+  return startingFile;
 }
 
 function prepareRun(): { settings: RunSettings; tokenizer: Tokenizer } {
@@ -72,8 +86,8 @@ function prepareRun(): { settings: RunSettings; tokenizer: Tokenizer } {
   }
   const settings = settingsFromArgs();
   const started = performance.now();
-  const tokenizer = trainBpe(tokenizerTrainingTexts(settings.tokenizerTexts, settings.tokenizerSeed, settings.corpusVersion), settings.model.vocabSize, CHATML_SPECIALS);
-  log(`tokenizer: ${tokenizer.vocabSize} tokens in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  const tokenizer = startingModel(settings)?.tokenizer ?? trainBpe(tokenizerTrainingTexts(settings.tokenizerTexts, settings.tokenizerSeed, settings.corpusVersion), settings.model.vocabSize, CHATML_SPECIALS);
+  log(settings.startFrom ? `continuing ${settings.startFrom}: its tokenizer and weights` : `tokenizer: ${tokenizer.vocabSize} tokens in ${((performance.now() - started) / 1000).toFixed(1)} s`);
   if (fs.existsSync(files.checkpoint)) log(`starting afresh: discarding the run in ${workDir} (--resume continues it)`);
   fs.rmSync(workDir, { recursive: true, force: true });
   fs.mkdirSync(workDir, { recursive: true });
@@ -83,8 +97,9 @@ function prepareRun(): { settings: RunSettings; tokenizer: Tokenizer } {
 }
 
 const { settings, tokenizer } = prepareRun();
-const config = { ...settings.model, vocabSize: tokenizer.vocabSize };
-const model = new LlamaModel(config, { seed: settings.initSeed });
+const start = startingModel(settings);
+const config = start?.config ?? { ...settings.model, vocabSize: tokenizer.vocabSize };
+const model = start ? new LlamaModel(config, { weights: start.weights }) : new LlamaModel(config, { seed: settings.initSeed });
 const optimizer = new AdamW(model.params, { weightDecay: settings.weightDecay });
 let state: Trained = { step: 0, tokens: 0, conversations: 0, trainingSeconds: 0, lastLoss: NaN };
 if (args.resume) {
@@ -103,7 +118,7 @@ const save = () => saveCheckpoint(files.checkpoint, state, model.params, optimiz
 let smoothLoss = state.lastLoss;
 while (state.step < total) {
   const stepStarted = performance.now();
-  const batch = trainingBatch(tokenizer, shape, settings.corpusSeed, state.step, settings.corpusVersion);
+  const batch = trainingBatch(tokenizer, shape, settings.corpusSeed, state.step, { version: settings.corpusVersion, replyFormats: settings.replyFormats });
   const { loss } = trainStep(model, optimizer, batch, learningRate(settings.schedule, state.step));
   const realTokens = batch.realTokens;
   smoothLoss = Number.isNaN(smoothLoss) ? loss : 0.95 * smoothLoss + 0.05 * loss;

@@ -14,6 +14,7 @@ import { COUNTING_LEVELS, countingExample } from "./families/counting";
 import { DIALOGUE_LEVELS, dialogueExample } from "./families/dialogue";
 import { JSON_LEVELS, jsonExample } from "./families/json-tasks";
 import { STRINGS_LEVELS, stringsExample } from "./families/strings";
+import { withReplyFormat } from "./reply-formats";
 
 export const FAMILIES: Record<TaskFamily, ExampleGenerator> = {
   arithmetic: arithmeticExample,
@@ -49,6 +50,9 @@ export interface CorpusOptions {
   context?: boolean;
   /** Share of prompts reserved for held-out (default 0.1). */
   heldoutFraction?: number;
+  /** Share of conversations whose replies are in a format the conversation asks for (default 0;
+   *  reply-formats.ts). Drawn from a stream of its own: the conversations are those without it. */
+  replyFormats?: number;
 }
 
 /** System messages of version 2's context; the tasks' answers do not depend on them. */
@@ -81,9 +85,11 @@ export function* generateExamples(options: CorpusOptions): Generator<Example> {
     }
     throw new EmptySplitError(options.split);
   };
+  const formatRng = new Prng(options.seed, options.split === "train" ? 3 : 4);
   for (;;) {
-    const example = inSplit(rng);
-    yield options.version === 2 && options.context !== false ? withContext(rng, example, () => inSplit(rng)) : example;
+    const task = inSplit(rng);
+    const example = options.version === 2 && options.context !== false ? withContext(rng, task, () => inSplit(rng)) : task;
+    yield options.replyFormats && formatRng.next() < options.replyFormats ? withReplyFormat(formatRng, example) : example;
   }
 }
 

@@ -3,7 +3,7 @@
 // uninterrupted run would have, with no stream position to save.
 
 import { withAnswer, type Example } from "../corpus/example";
-import { generateExamples, type CorpusVersion, type Split } from "../corpus/generate";
+import { generateExamples, type CorpusOptions, type Split } from "../corpus/generate";
 import { Prng } from "../prng";
 import { encodeChat, END_OF_TEXT, type ChatMessage, type EncodedChat } from "../tokenizer/chatml";
 import type { Tokenizer } from "../tokenizer/tokenizer";
@@ -28,13 +28,22 @@ function padId(tokenizer: Tokenizer): number {
   return id;
 }
 
-export function corpusBatch(tokenizer: Tokenizer, shape: BatchShape, seed: number, split: Split, version: CorpusVersion = 1): PackedBatch {
-  const conversations = encodedConversations(tokenizer, generateExamples({ seed, split, version }));
-  return packConversations(conversations, { ...shape, padId: padId(tokenizer) });
+/** What a run draws from the corpus besides the seed: its version and share of reply formats. */
+export type CorpusChoice = Pick<CorpusOptions, "version" | "replyFormats">;
+
+export function corpusBatch(tokenizer: Tokenizer, shape: BatchShape, seed: number, split: Split, corpus: CorpusChoice = {}): PackedBatch {
+  const conversations = encodedConversations(tokenizer, generateExamples({ seed, split, ...corpus }));
+  return packConversations(fitting(conversations, shape.seqLen), { ...shape, padId: padId(tokenizer) });
 }
 
-export const trainingBatch = (tokenizer: Tokenizer, shape: BatchShape, corpusSeed: number, step: number, version: CorpusVersion = 1): PackedBatch =>
-  corpusBatch(tokenizer, shape, stepSeed(corpusSeed, step), "train", version);
+/** Conversations are never split across rows: one longer than a row (a few with reply formats and
+ *  earlier exchanges) is left out. */
+function* fitting(conversations: Iterable<EncodedChat>, seqLen: number): Generator<EncodedChat> {
+  for (const c of conversations) if (c.ids.length <= seqLen) yield c;
+}
+
+export const trainingBatch = (tokenizer: Tokenizer, shape: BatchShape, corpusSeed: number, step: number, corpus: CorpusChoice = {}): PackedBatch =>
+  corpusBatch(tokenizer, shape, stepSeed(corpusSeed, step), "train", corpus);
 
 /** Whole conversations as one batch, one per row, loss on the assistant's tokens. */
 export const chatBatch = (tokenizer: Tokenizer, conversations: readonly ChatMessage[][]): PackedBatch =>

@@ -5,7 +5,7 @@
 import type { TaskFamily } from "../corpus/example";
 import { CURRICULUM, EmptySplitError, FAMILIES, sampleExamples, type CorpusOptions, type CorpusVersion, type Split } from "../corpus/generate";
 import type { LlamaModel } from "../model/llama-model";
-import { encodeChat, END_OF_TEXT, IM_END } from "../tokenizer/chatml";
+import { encodeChat, IM_END } from "../tokenizer/chatml";
 import type { Tokenizer } from "../tokenizer/tokenizer";
 import { greedyGenerate } from "../train/greedy-generate";
 
@@ -13,6 +13,8 @@ export interface FamilyScore {
   family: TaskFamily;
   /** The curriculum level (corpus version 2); absent for version 1's one mix per family. */
   level?: number;
+  /** Every level, each prompt asking for its reply in a format (corpus/reply-formats.ts). */
+  formatted?: true;
   /** "train" when the level has no held-out prompt (a few fixed greetings): then it is measured on
    *  prompts it was trained on, and says so. */
   split: Split;
@@ -27,21 +29,32 @@ export interface HeldoutOptions {
   perFamily: number;
   version?: CorpusVersion;
   maxNewTokens?: number;
+  /** Also measure each family's prompts asking for a reply format (a model pretrained on them). */
+  replyFormats?: boolean;
 }
 
 export function evaluateHeldout(model: LlamaModel, tokenizer: Tokenizer, options: HeldoutOptions): FamilyScore[] {
-  const cells = (Object.keys(FAMILIES) as TaskFamily[]).flatMap((family): { family: TaskFamily; level?: number }[] =>
+  const families = Object.keys(FAMILIES) as TaskFamily[];
+  const cells = families.flatMap((family): { family: TaskFamily; level?: number; formatted?: true }[] =>
     options.version === 2 ? CURRICULUM[family].map((_, i) => ({ family, level: i + 1 })) : [{ family }],
   );
-  return cells.map(({ family, level }) => {
-    const cell: CorpusOptions = { seed: options.seed, split: "heldout", families: [family], ...(level === undefined ? {} : { version: 2, levels: [level], context: false }) };
+  if (options.replyFormats) cells.push(...families.map((family) => ({ family, formatted: true as const })));
+  return cells.map(({ family, level, formatted }) => {
+    const cell: CorpusOptions = {
+      seed: options.seed,
+      split: "heldout",
+      families: [family],
+      ...(level === undefined ? {} : { version: 2, levels: [level], context: false }),
+      ...(formatted && { version: options.version, context: false, replyFormats: 1 }),
+    };
     const { split, examples } = heldoutOrTrain(cell, options.perFamily);
     const stopId = tokenizer.tokenId(IM_END)!;
     const prompts = examples.map((e) => encodeChat(tokenizer, e.messages, { addGenerationPrompt: true }).ids);
-    const replies = greedyGenerate(model, prompts, { maxNewTokens: options.maxNewTokens ?? 48, stopId, padId: tokenizer.tokenId(END_OF_TEXT)! });
+    const replies = greedyGenerate(model, prompts, { maxNewTokens: options.maxNewTokens ?? 48, stopId });
     return {
       family,
       ...(level === undefined ? {} : { level }),
+      ...(formatted && { formatted }),
       split,
       correct: replies.filter((r, i) => r.stopped && examples[i].check(tokenizer.decode(r.tokens))).length,
       endedTurn: replies.filter((r) => r.stopped).length,

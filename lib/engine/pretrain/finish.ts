@@ -35,14 +35,14 @@ export function finishBaseModel({ model, tokenizer, settings, trained, heldoutLo
       "anneal.training.step": u32(trained.step),
       "anneal.training.corpus_seed": u32(settings.corpusSeed),
       "anneal.training.corpus_version": u32(settings.corpusVersion),
-      "general.description": str(`Anneal ${settings.name}: pretrained by scripts/pretrain.ts on Anneal's task corpus`),
+      "general.description": str(`Anneal ${settings.name}: pretrained by scripts/pretrain.ts on Anneal's task corpus${settings.startFrom ? `, continued from ${settings.startFrom}` : ""}`),
     },
   });
   log(`wrote ${files.gguf} (${(fs.statSync(files.gguf).size / 1e6).toFixed(1)} MB)`);
   let started = performance.now();
-  const scores = evaluateHeldout(model, tokenizer, { seed: 11, perFamily: 100, version: settings.corpusVersion });
+  const scores = evaluateHeldout(model, tokenizer, { seed: 11, perFamily: 100, version: settings.corpusVersion, replyFormats: Boolean(settings.replyFormats) });
   const evalSeconds = (performance.now() - started) / 1000;
-  for (const s of scores) log(`held-out ${s.family}${s.level ? ` level ${s.level}` : ""}: ${s.correct}/${s.total} correct, ${s.endedTurn}/${s.total} ended the turn`);
+  for (const s of scores) log(`held-out ${s.family}${s.level ? ` level ${s.level}` : ""}${s.formatted ? " in a format asked for" : ""}: ${s.correct}/${s.total} correct, ${s.endedTurn}/${s.total} ended the turn`);
   started = performance.now();
   const sweep = sweepSftLearningRate(model, tokenizer, SFT_SWEEP);
   for (const p of sweep.points) log(`SFT lr ${p.lr}: held-out loss ${sweep.before.toFixed(3)} → ${p.heldoutLoss.toFixed(3)}`);

@@ -71,12 +71,14 @@ export function modelCard(c: ModelCardInput): string {
   const s = c.settings;
   const m = c.config;
   const sft = bestSftRate(c.sweep.points);
-  const total = c.scores.reduce((a, x) => ({ correct: a.correct + x.correct, ended: a.ended + x.endedTurn, n: a.n + x.total }), { correct: 0, ended: 0, n: 0 });
   const curriculum = s.corpusVersion === 2;
+  const plain = c.scores.filter((x) => !x.formatted);
+  const formatted = c.scores.filter((x) => x.formatted);
+  const total = plain.reduce((a, x) => ({ correct: a.correct + x.correct, ended: a.ended + x.endedTurn, n: a.n + x.total }), { correct: 0, ended: 0, n: 0 });
   return `# ${s.name}
 
-Anneal's own small chat model: a \`llama\`-architecture GGUF (all tensors F32) trained from scratch by
-\`scripts/pretrain.ts\` on Anneal's generated task corpus. It speaks ChatML (\`<|im_start|>role\\n…<|im_end|>\`),
+Anneal's own small chat model: a \`llama\`-architecture GGUF (all tensors F32) trained ${s.startFrom ? `by \`scripts/pretrain.ts\`, continuing
+${s.startFrom} ([${s.startFrom}.md](${s.startFrom}.md)) on reply formats,` : "from scratch by\n\`scripts/pretrain.ts\`"} on Anneal's generated task corpus. It speaks ChatML (\`<|im_start|>role\\n…<|im_end|>\`),
 ends its turn with \`<|im_end|>\` and solves a fraction of the corpus's ${curriculum ? "tasks, graded by level so that RL has something to climb" : "easy tasks"}: a base for SFT and RL
 jobs whose rewards the corpus's checkers compute. It knows nothing outside those tasks.
 
@@ -89,7 +91,7 @@ jobs whose rewards the corpus's checkers compute. It knows nothing outside those
 | SwiGLU hidden width | ${m.ffnDim} |
 | context length | ${m.contextLength} |
 | RoPE base / RMSNorm eps | ${m.ropeBase} / ${m.normEps} |
-| vocabulary | ${m.vocabSize}: byte-level BPE (256 bytes, 3 ChatML control tokens, ${m.vocabSize - 259} merges), llama.cpp pre-tokenizer \`default\`, trained on ${s.tokenizerTexts.toLocaleString("en")} corpus conversations (seed ${s.tokenizerSeed}) |
+| vocabulary | ${m.vocabSize}: byte-level BPE (256 bytes, 3 ChatML control tokens, ${m.vocabSize - 259} merges), llama.cpp pre-tokenizer \`default\`, ${s.startFrom ? `${s.startFrom}'s` : `trained on ${s.tokenizerTexts.toLocaleString("en")} corpus conversations (seed ${s.tokenizerSeed})`} |
 | chat template | ChatML with tools in the compact Hermes convention (\`<tools>\` in the system message, \`<tool_call>\`, \`<tool_response>\`; lib/engine/tokenizer/chatml-template.ts), in \`tokenizer.chat_template\`; pretraining saw no tools; one tool of two parameters adds 137 tokens${m.contextLength < 256 ? `, more than the ${m.contextLength}-token context` : ""} |
 
 ## Training data
@@ -103,7 +105,13 @@ zero to two earlier exchanges of the same split.
 |---|---|---|---|
 ${Object.entries(CURRICULUM).map(([family, levels]) => `| ${family} | ${levels.map((l) => l.describe).join(" | ")} |`).join("\n")}
 
-` : " "}Training step *n* draws its conversations from the corpus stream seeded by
+` : " "}${s.replyFormats ? `${100 * s.replyFormats}% of the conversations ask for their replies in a format (\`lib/engine/corpus/reply-formats.ts\`): a tag pair
+(\`<result>…</result>\`, the name drawn from a list or made of random letters, so the closing tag is copied,
+not remembered), a prefix (\`Result: \`) or a pair of brackets, asked for by the system message or, in half of
+the conversations with earlier exchanges, only shown by them; every reply of the conversation is in it. The tag
+\`answer\` is never drawn: the format bench:learn's SFT task teaches stays the job's to teach.
+
+` : ""}Training step *n* draws its conversations from the corpus stream seeded by
 \`Prng(${s.corpusSeed}, n)\` (corpus seed ${s.corpusSeed}); held-out prompts (10%, by prompt hash) are never trained on.
 Whole conversations are packed into ${s.batchSize} rows of ${s.seqLen} tokens per step, never split across rows;
 the loss is on ${s.lossTokens === "assistant" ? "the assistant's tokens only (its replies and closing <|im_end|>)" : "every token of each conversation (measured in a pilot: at equal steps this gave a lower held-out loss on the assistant's tokens than training on those tokens alone)"}.
@@ -116,7 +124,7 @@ the loss is on ${s.lossTokens === "assistant" ? "the assistant's tokens only (it
 | tokens trained (non-padding) | ${c.trained.tokens.toLocaleString("en")} in ${c.trained.conversations.toLocaleString("en")} conversations |
 | optimizer | AdamW (β 0.9/0.95, weight decay ${s.weightDecay} on matrices), gradient clipping at norm 1 |
 | learning rate | peak ${s.schedule.peak}, linear warmup ${s.schedule.warmupSteps} steps, cosine to ${Number((s.schedule.finalFraction * s.schedule.peak).toPrecision(3))} |
-| initialisation seed | ${s.initSeed} |
+| initialisation | ${s.startFrom ? `${s.startFrom}'s weights (a fresh optimizer)` : `seed ${s.initSeed}`} |
 | training time | ${formatDuration(c.trained.trainingSeconds)} on 2 shared vCPUs (native kernels, one thread) |
 | final training loss (smoothed) | ${c.trained.lastLoss.toFixed(3)} |
 | held-out loss (assistant tokens, 128 conversations) | ${c.heldoutLoss.toFixed(3)} |
@@ -130,9 +138,15 @@ conversation asks about in that role: it measures copying a name never seen ther
 
 | family${curriculum ? " | level" : ""} | correct | ended turn |
 |---|${curriculum ? "---|" : ""}---|---|
-${c.scores.map((x) => `| ${x.family}${curriculum ? ` | ${x.level}` : ""} | ${x.correct}/${x.total} (${pct(x.correct, x.total)})${x.split === "train" ? ", on training prompts: the level has no held-out prompt" : ""} | ${pct(x.endedTurn, x.total)} |`).join("\n")}
+${plain.map((x) => `| ${x.family}${curriculum ? ` | ${x.level}` : ""} | ${x.correct}/${x.total} (${pct(x.correct, x.total)})${x.split === "train" ? ", on training prompts: the level has no held-out prompt" : ""} | ${pct(x.endedTurn, x.total)} |`).join("\n")}
 | all${curriculum ? " |" : ""} | ${total.correct}/${total.n} (${pct(total.correct, total.n)}) | ${pct(total.ended, total.n)} |
+${formatted.length ? `
+Asked for a reply format (every level, a drawn format asked for by a system message; right only in that format):
 
+| family | correct | ended turn |
+|---|---|---|
+${formatted.map((x) => `| ${x.family} | ${x.correct}/${x.total} (${pct(x.correct, x.total)}) | ${pct(x.endedTurn, x.total)} |`).join("\n")}
+` : ""}
 ## Recommended learning rates (full fine-tuning)
 
 - **SFT: ${sft}.** Measured: from these weights, ${c.sweepOptions.steps} steps of ${c.sweepOptions.batchSize} conversations in a
