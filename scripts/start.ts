@@ -64,7 +64,6 @@ async function main() {
   const rlRuns = runner ? new RlRunDriver(runDriverSettings(runner.settings)) : null;
   rlRuns?.start();
   progress.step("listening");
-  console.log(describeStartup({ env, database: db.kind === "pglite" ? `embedded PGlite in ${dataDir(env)}/db` : "PostgreSQL (DATABASE_URL)", report }));
 
   let stopping = false;
   const hurry = new AbortController();
@@ -89,6 +88,8 @@ async function main() {
   };
   process.on("SIGINT", () => void stop("SIGINT"));
   process.on("SIGTERM", () => void stop("SIGTERM"));
+  // Printed once the handlers are in: whoever waits for this line may signal at once.
+  console.log(describeStartup({ env, database: db.kind === "pglite" ? `embedded PGlite in ${dataDir(env)}/db` : "PostgreSQL (DATABASE_URL)", report }));
 }
 
 main().catch(async (error) => {

@@ -41,12 +41,13 @@ async function databaseWorker() {
   await runner.start();
   const rlRuns = new RlRunDriver(runDriverSettings(runner.settings));
   rlRuns.start();
-  console.log(`anneal worker ${runner.workerId}: training jobs (${runner.settings.concurrency} at a time) on ${os.hostname()}`);
   onSignals(async () => {
     await rlRuns.stop();
     await runner.stop();
     await closeDatabase();
   }, "handing running jobs back to the queue");
+  // Printed once the handlers are in: whoever waits for this line may signal at once.
+  console.log(`anneal worker ${runner.workerId}: training jobs (${runner.settings.concurrency} at a time) on ${os.hostname()}`);
 }
 
 function remoteWorker(server: string, key: string) {
@@ -55,8 +56,8 @@ function remoteWorker(server: string, key: string) {
     console.error(`anneal worker: ${error.message}`);
     process.exit(1);
   });
-  console.log(`anneal worker ${worker.instance}: training jobs from ${server} (bases: ${worker.bases.join(", ") || "none"})`);
   onSignals(() => worker.stop(getEnv().ANNEAL_SHUTDOWN_DRAIN_MS), "saving the running job's state and handing it back");
+  console.log(`anneal worker ${worker.instance}: training jobs from ${server} (bases: ${worker.bases.join(", ") || "none"})`);
 }
 
 async function main() {
