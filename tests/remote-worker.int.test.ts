@@ -281,6 +281,17 @@ describe("remote workers (npm run worker -- --server --key)", { timeout: 150_000
     expect(worker.child.exitCode).toBeNull();
   });
 
+  it("a cancel that comes after the last step, while Anneal checks the uploaded checkpoint, ends the job cancelled with no checkpoint", async () => {
+    const model = await createModel("remote-cancel-late", { lora: { rank: 8 } });
+    const id = await sftJob(model.id, 6);
+    startWorker("worker-cancelled-late");
+    // The worker now uploads its adapter and waits on complete while the guard rails run (seconds): no heartbeat carries a cancel.
+    await until("the last step to be in the feed", async () => (await jobRow(id)).stepsDone >= 6, 60_000, everyOutput, 20);
+    await ok("POST", `/v1/preview/training-jobs/${id}/cancel`);
+    expect(await waitFinished(user.key, id, 60_000), everyOutput()).toMatchObject({ status: "cancelled", checkpoint_step: null });
+    expect(await getDb().checkpoint.count({ where: { modelId: model.id } })).toBe(0);
+  });
+
   it("goes on through a network that drops every fourth request: the client tries again within the lease", async () => {
     const flaky = await flakyProxy(server.url, 4);
     try {

@@ -8,11 +8,13 @@ import { badRequest } from "@/lib/contract/errors";
 import { getDb } from "@/lib/db/client";
 import { ggufSummary } from "@/lib/engine/gguf/gguf-summary";
 import { completeJob } from "@/lib/training/jobs/complete-job";
+import { CANCELLED_MESSAGE } from "@/lib/training/jobs/job-writes";
 import { absoluteCheckpointPath, checkpointFileFor, optimizerStatePath, removeCheckpointFiles } from "@/lib/training/jobs/job-files";
 import { commitSavedState, jobStateDir, removeJobStates } from "@/lib/training/jobs/saved-states";
 import { writeImportedAdapter } from "@/lib/training/models/checkpoint-import";
 import { storedLoraSettings } from "@/lib/engine/model/lora-settings";
 import { trainableBase } from "@/lib/training/trainable-base";
+import { failLease } from "./lease-progress";
 import { leaseLost, type OwnedLease } from "./owned-lease";
 import { remoteSftChecks } from "./remote-guard-rails";
 import { assembleUpload, removeUpload } from "./uploads";
@@ -61,6 +63,13 @@ export async function completeWithCheckpoint(lease: OwnedLease, whole: string, m
   };
   // An SFT job's guard rails, measured here (the worker reads no replies): final when the job ends.
   const checked = await remoteSftChecks(lease, absoluteCheckpointPath(file));
+  // A cancel that came meanwhile ends the job here: the worker, waiting on this call, sends no heartbeat to hear it.
+  const { cancelRequested } = await getDb().trainingJob.findUniqueOrThrow({ where: { id: lease.jobId }, select: { cancelRequested: true } });
+  if (cancelRequested) {
+    removeCheckpointFiles(file);
+    await failLease(lease, { message: CANCELLED_MESSAGE, cancelled: true, release: false });
+    throw leaseLost();
+  }
   const { stepsDone } = await getDb().trainingJob.findUniqueOrThrow({ where: { id: lease.jobId }, select: { stepsDone: true } });
   if (!(await completeJob(job, lease.owner, { ...metrics, ...checked?.metrics }, stepsDone, checked?.report ?? null))) {
     removeCheckpointFiles(file);
