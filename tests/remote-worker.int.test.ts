@@ -9,6 +9,7 @@ import { resetEnvCache } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { sampleExamples } from "@/lib/engine/corpus/generate";
 import { TINY_CHAT, TINY_CHAT_2 } from "@/lib/inference/base-models";
+import { absoluteCheckpointPath } from "@/lib/training/jobs/job-files";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
 import { probeLogprobs } from "@/lib/workers/probe";
 import { uploadFile } from "@/lib/workers/remote/chunked-upload";
@@ -231,20 +232,13 @@ describe("remote workers (npm run worker -- --server --key)", { timeout: 150_000
     const id = await sftJob(model.id, 4);
     // This test is the first worker: it leases the job, starts an upload, then goes silent.
     const client = new WorkerClient(server.url, workerKey.key);
-    const capabilities = { kinds: ["sft"], modes: ["lora"], bases: [TINY_CHAT_2.name], max_rank: 16 };
-    type Lease = { token: string; job_id: string };
-    let lease: Lease | null = null;
-    for (let round = 0; !lease && round < 20; round++) {
-      const answer: { lease: Lease | null; probe?: { base: string; ids: number[] } } = await client.json("POST", "/v1/workers/lease", { body: { instance: "silent", version: 1, capabilities }, deadline: 0 });
-      if (answer.probe) await client.json("POST", "/v1/workers/probe", { body: { instance: "silent", base: answer.probe.base, logprobs: probeLogprobs(TINY_CHAT_2.gguf, answer.probe.ids) }, deadline: 0 });
-      lease = answer.lease;
-    }
-    expect(lease?.job_id).toBe(id);
-    const route = `/v1/workers/leases/${lease!.token}`;
+    const lease = await leaseAs(client, "silent", { kinds: ["sft"], modes: ["lora"], bases: [TINY_CHAT_2.name], max_rank: 16 });
+    expect(lease.job_id).toBe(id);
+    const route = `/v1/workers/leases/${lease.token}`;
     // More than one 16 MiB chunk, sent in order by the worker's uploader; then the worker goes silent.
     const big = path.join(scratch, "big.state");
     fs.writeFileSync(big, randomBytes(17 * 1024 * 1024 + 5));
-    const bigUpload = await uploadFile(client, lease!.token, big, "state", Date.now() + LEASE_MS);
+    const bigUpload = await uploadFile(client, lease.token, big, "state", Date.now() + LEASE_MS);
     expect(await client.json("GET", `${route}/uploads/${bigUpload}`, { deadline: 0 })).toEqual({ received: 17 * 1024 * 1024 + 5 });
     const bytes = Buffer.from("an adapter that will never be complete");
     const { upload_id } = await client.json<{ upload_id: string }>("POST", `${route}/uploads`, { body: { purpose: "checkpoint", bytes: bytes.length, sha256: sha256(bytes) }, deadline: 0 });
@@ -292,6 +286,22 @@ describe("remote workers (npm run worker -- --server --key)", { timeout: 150_000
     expect(await getDb().checkpoint.count({ where: { modelId: model.id } })).toBe(0);
   });
 
+  it("complete called again while the first call runs (a dropped connection) gets the first call's answer: one checkpoint, its file intact", async () => {
+    const model = await createModel("remote-complete-twice");
+    const id = await sftJob(model.id, 3);
+    const client = new WorkerClient(server.url, workerKey.key);
+    const lease = await leaseAs(client, "twice", { kinds: ["sft"], modes: ["full"], bases: [TINY_CHAT_2.name], max_rank: 16 });
+    expect(lease.job_id).toBe(id);
+    // The base's own weights are a checkpoint of the right shape; the guard rails run on them inside each call.
+    const upload_id = await uploadFile(client, lease.token, TINY_CHAT_2.gguf, "checkpoint", Date.now() + LEASE_MS);
+    const complete = () => client.json("POST", `/v1/workers/leases/${lease.token}/complete`, { body: { upload_id, metrics: {} }, deadline: 0 });
+    expect(await Promise.all([complete(), complete()])).toEqual([{ checkpoint_step: 1 }, { checkpoint_step: 1 }]);
+    const checkpoints = await getDb().checkpoint.findMany({ where: { modelId: model.id }, select: { file: true } });
+    expect(checkpoints).toHaveLength(1);
+    expect(fs.existsSync(absoluteCheckpointPath(checkpoints[0].file))).toBe(true);
+    expect(await getJob(user.key, id)).toMatchObject({ status: "succeeded", checkpoint_step: 1 });
+  });
+
   it("goes on through a network that drops every fourth request: the client tries again within the lease", async () => {
     const flaky = await flakyProxy(server.url, 4);
     try {
@@ -323,6 +333,17 @@ describe("remote workers (npm run worker -- --server --key)", { timeout: 150_000
     await ok("POST", `/v1/preview/training-jobs/${id}/cancel`);
   });
 });
+
+/** Leases a job as a worker instance speaking the protocol itself (this test), answering the base's probe. */
+async function leaseAs(client: WorkerClient, instance: string, capabilities: Record<string, unknown>): Promise<{ token: string; job_id: string }> {
+  for (let round = 0; round < 20; round++) {
+    const answer: { lease: { token: string; job_id: string } | null; probe?: { base: string; ids: number[] } } =
+      await client.json("POST", "/v1/workers/lease", { body: { instance, version: 1, capabilities }, deadline: 0 });
+    if (answer.probe) await client.json("POST", "/v1/workers/probe", { body: { instance, base: answer.probe.base, logprobs: probeLogprobs(TINY_CHAT_2.gguf, answer.probe.ids) }, deadline: 0 });
+    if (answer.lease) return answer.lease;
+  }
+  throw new Error(`${instance} got no lease in 20 rounds`);
+}
 
 /** A proxy to `target` that cuts the connection of every `every`-th request before passing it on. */
 async function flakyProxy(target: string, every: number) {

@@ -4,7 +4,8 @@
 // an SFT job's guard rails measured on it first (remote-guard-rails.ts).
 import fs from "node:fs";
 import path from "node:path";
-import { badRequest } from "@/lib/contract/errors";
+import { AppError, badRequest } from "@/lib/contract/errors";
+import { getEnv } from "@/lib/config/env";
 import { getDb } from "@/lib/db/client";
 import { ggufSummary } from "@/lib/engine/gguf/gguf-summary";
 import { completeJob } from "@/lib/training/jobs/complete-job";
@@ -17,7 +18,7 @@ import { trainableBase } from "@/lib/training/trainable-base";
 import { failLease } from "./lease-progress";
 import { leaseLost, type OwnedLease } from "./owned-lease";
 import { remoteSftChecks } from "./remote-guard-rails";
-import { assembleUpload, removeUpload } from "./uploads";
+import { assembleUpload, claimUpload, releaseUpload, removeUpload } from "./uploads";
 
 export async function commitLeaseState(lease: OwnedLease, input: { upload_id: string; step: number; format: string }) {
   const whole = assembleUpload(lease, input.upload_id, "state");
@@ -32,21 +33,45 @@ export async function commitLeaseState(lease: OwnedLease, input: { upload_id: st
   return { resume_step: input.step };
 }
 
-/** Completes in flight, by lease owner: a worker that lost the connection while an SFT job's guard
- *  rails ran (up to a minute) calls again, and must get the first call's answer rather than import the
- *  checkpoint a second time over the file the first is recording. */
-const completing = new Map<string, Promise<{ checkpoint_step: number }>>();
+/** A worker that lost the connection while an SFT job's guard rails ran (up to a minute) calls again,
+ *  maybe on another web process: that call must not record the checkpoint a second time over the file
+ *  the first is recording. So one call at a time claims the upload, and a later one waits for the job to
+ *  end (the first call's answer) or for the claim to be released by a call that failed. */
+export async function completeLease(lease: OwnedLease, input: { upload_id: string; metrics: Record<string, number> }): Promise<{ checkpoint_step: number }> {
+  const env = getEnv();
+  const giveUpAt = Date.now() + env.ANNEAL_REMOTE_GUARD_RAILS_MS + 2 * env.ANNEAL_JOB_LEASE_MS;
+  for (let round = 0; ; round++) {
+    if (round > 0) {
+      const job = await getDb().trainingJob.findUniqueOrThrow({ where: { id: lease.jobId }, select: { status: true, leaseOwner: true, checkpointStep: true } });
+      if (job.status === "succeeded" && job.checkpointStep !== null) return { checkpoint_step: job.checkpointStep };
+      if (job.status !== "running" || job.leaseOwner !== lease.owner || Date.now() >= giveUpAt) throw leaseLost();
+    }
+    if (claim(lease, input.upload_id, round > 0)) return completeClaimed(lease, input);
+    await new Promise((resolve) => setTimeout(resolve, EARLIER_CALL_POLL_MS));
+  }
+}
 
-export function completeLease(lease: OwnedLease, input: { upload_id: string; metrics: Record<string, number> }): Promise<{ checkpoint_step: number }> {
-  const inFlight = completing.get(lease.owner);
-  if (inFlight) return inFlight;
-  const answer = (async () => {
+const EARLIER_CALL_POLL_MS = 250;
+
+/** claimUpload; when `again`, a missing upload is false: the other call used it as it ended the job (the next round sees that). */
+function claim(lease: OwnedLease, uploadId: string, again: boolean): boolean {
+  try {
+    return claimUpload(lease, uploadId);
+  } catch (error) {
+    if (again && error instanceof AppError && error.code === "not_found") return false;
+    throw error;
+  }
+}
+
+async function completeClaimed(lease: OwnedLease, input: { upload_id: string; metrics: Record<string, number> }): Promise<{ checkpoint_step: number }> {
+  try {
     const done = await completeWithCheckpoint(lease, assembleUpload(lease, input.upload_id, "checkpoint"), input.metrics);
     removeUpload(lease, input.upload_id);
     return done;
-  })().finally(() => completing.delete(lease.owner));
-  completing.set(lease.owner, answer);
-  return answer;
+  } catch (error) {
+    releaseUpload(lease, input.upload_id);
+    throw error;
+  }
 }
 
 /** Ends the job with `whole` (a file: the adapter, or a full-weights GGUF) as its checkpoint. */

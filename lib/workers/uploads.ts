@@ -119,6 +119,24 @@ export function assembleUpload(lease: OwnedLease, uploadId: string, purpose: Upl
   return whole;
 }
 
+/** Claims an upload for the one call that uses it: false when another call (of any web process: the
+ *  claim is a file in the shared data directory) holds it. */
+export function claimUpload(lease: OwnedLease, uploadId: string): boolean {
+  readMeta(lease, uploadId);
+  try {
+    fs.closeSync(fs.openSync(path.join(uploadDir(lease.jobId, uploadId), "claimed"), "wx"));
+    return true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw error;
+  }
+}
+
+/** Lets a later call use the upload (the claiming call failed). */
+export function releaseUpload(lease: OwnedLease, uploadId: string): void {
+  fs.rmSync(path.join(uploadDir(lease.jobId, uploadId), "claimed"), { force: true });
+}
+
 /** Deletes an upload (its file was used). */
 export function removeUpload(lease: OwnedLease, uploadId: string): void {
   fs.rmSync(uploadDir(lease.jobId, uploadId), { recursive: true, force: true });
