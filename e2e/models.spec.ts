@@ -22,24 +22,25 @@ test("create a model, see logged groups as charts and transcripts, open it in th
   await signInAsAdmin(page);
   await page.getByRole("link", { name: "Models" }).click();
   await expect(page).toHaveURL(/\/models$/);
-  // Both shipped bases are listed and trainable; tiny-chat-2 is the default a new model starts from.
+  // The shipped bases are listed and trainable; tiny-chat-3 is the default a new model starts from.
   const baseRow = (name: RegExp) => page.getByRole("table", { name: "Base models" }).getByRole("row", { name });
-  await expect(baseRow(/^anneal\/tiny-chat-2 default trainable/)).toBeVisible();
+  await expect(baseRow(/^anneal\/tiny-chat-3 default trainable/)).toBeVisible();
+  await expect(baseRow(/^anneal\/tiny-chat-2 trainable/)).toBeVisible();
   await expect(baseRow(/^anneal\/tiny-chat trainable/)).toBeVisible();
 
   // Create from the console: the dialog offers trainable base models, the workspace's project.
   await page.getByRole("button", { name: "New model" }).first().click();
   const dialog = page.getByRole("dialog", { name: "New model" });
-  await expect(dialog.getByLabel("Base model")).toHaveValue("anneal/tiny-chat-2");
+  await expect(dialog.getByLabel("Base model")).toHaveValue("anneal/tiny-chat-3");
   await expect(dialog.getByRole("option", { name: /upstream/ })).toHaveCount(0); // serve-only
   await dialog.getByLabel("Name").fill(MODEL);
   await dialog.getByRole("button", { name: "Create model" }).click();
   // Creating opens the new model, and its page says where it lives.
   await expect(page).toHaveURL(/\/models\/[0-9a-f-]{36}\?created$/);
-  await expect(page.getByRole("status").filter({ hasText: "Model created in project" })).toContainText("anneal/tiny-chat-2");
+  await expect(page.getByRole("status").filter({ hasText: "Model created in project" })).toContainText("anneal/tiny-chat-3");
   await page.getByRole("link", { name: "Models" }).first().click();
   const row = page.getByRole("table", { name: "Trained models" }).getByRole("row", { name: new RegExp(MODEL) });
-  await expect(row).toContainText("anneal/tiny-chat-2");
+  await expect(row).toContainText("anneal/tiny-chat-3");
 
   // The same name again: the API's 409 lands on the Name field.
   await page.getByRole("button", { name: "New model" }).first().click();

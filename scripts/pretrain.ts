@@ -1,6 +1,6 @@
 // Pretrains Anneal's own small chat models reproducibly (fixed seeds): tiny-chat-2 by default,
-// `--base tiny-chat` for the first tiny-chat; `--base tiny-chat-3` (a candidate, not shipped or
-// listed: docs/decisions.md) continues tiny-chat-2 on conversations that ask for reply formats.
+// `--base tiny-chat` for the first tiny-chat; `--base tiny-chat-3` (the default base; docs/decisions.md)
+// continues the shipped tiny-chat-2 on conversations that ask for reply formats.
 //   1. trains the byte-level BPE tokenizer on the task corpus (a continued run keeps its start's);
 //   2. trains a llama model on packed ChatML conversations from the corpus, with warmup + cosine LR,
 //      a progress line on stderr, and resumable checkpoints in the work directory;

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CONSOLE_SFT_DEFAULTS } from "@/lib/client/sft-plan";
 import { sampleExamples } from "@/lib/engine/corpus/generate";
 import { TrainingRunner } from "@/lib/training/jobs/runner";
+import { TINY_CHAT_3 } from "@/lib/inference/base-models";
 import { chatCompletionSchema } from "@/lib/inference/chat-response";
 import { eventPage, jobSchema, type EventDto, type JobDto } from "@/lib/training/jobs/schemas";
 import { useTempDataDir } from "./data-dir";
@@ -142,7 +143,7 @@ describe("guard rails", () => {
   });
 });
 
-describe("a small dataset on tiny-chat-2 (30 examples of bench:learn's SFT task)", () => {
+describe("a small dataset (30 examples of bench:learn's SFT task)", () => {
   const heldout = sampleExamples({ families: ["arithmetic", "strings", "counting", "json"], split: "heldout", seed: 11, count: 32 });
   /** Greedy replies through the API: the share in the <answer>…</answer> format, and the share right (unwrapped). */
   async function measure(model: string): Promise<{ format: number; correct: number }> {
@@ -158,22 +159,30 @@ describe("a small dataset on tiny-chat-2 (30 examples of bench:learn's SFT task)
     }
     return { format: format / heldout.length, correct: correct / heldout.length };
   }
-  const fell = /^Correct answers fell from \d+% to \d+% on 32 held-out prompts of anneal\/tiny-chat-2's curriculum: the starting weights answered \d+ of 32 right, the checkpoint \d+\./;
+  const fell = /^Correct answers fell from \d+% to \d+% on 32 held-out prompts of anneal\/tiny-chat-3's curriculum: the starting weights answered \d+ of 32 right, the checkpoint \d+\./;
 
-  it.each<[string, string, Record<string, number>]>([
-    ["the console's defaults", "small-console", { epochs: CONSOLE_SFT_DEFAULTS.epochs, validation_fraction: CONSOLE_SFT_DEFAULTS.validation_fraction }],
-    ["3 epochs at 3e-3", "small-3e-3", { epochs: 3, validation_fraction: 0.1, learning_rate: 3e-3 }],
-  ])("with %s: keeps correct answers within 10 points in the format, or the job says in plain words that they fell", async (what, name, config) => {
-    const model = await createModel(name, "anneal/tiny-chat-2");
-    const before = await measure("anneal/tiny-chat-2");
+  // Issue #29's bar, on the default base (tiny-chat-3, pretrained on reply formats): the console's
+  // defaults take the format and keep what the base knew; the same job at tiny-chat-2's old 3e-3 is flagged.
+  it.each<[string, "keeps" | "flagged", string, Record<string, number>]>([
+    ["the console's defaults", "keeps", "small-console", { epochs: CONSOLE_SFT_DEFAULTS.epochs, validation_fraction: CONSOLE_SFT_DEFAULTS.validation_fraction }],
+    ["3 epochs at 3e-3", "flagged", "small-3e-3", { epochs: 3, validation_fraction: 0.1, learning_rate: 3e-3 }],
+  ])("30 examples with %s on the default base: the job %s the base's correct answers (takes the format within 10 points, or says they fell)", async (what, outcome, name, config) => {
+    const model = await createModel(name, TINY_CHAT_3.name);
+    const before = await measure(TINY_CHAT_3.name);
     const job = await runJob({ model_id: model.id, training_data: tagged(2000, "train", 30), config });
     expect(job.status, job.error ?? "").toBe("succeeded");
     const after = await measure(`${user.username}/sft-guard/${name}`);
     const metrics = await checkpointMetrics(model.id);
     const warning = job.warnings.find((w) => w.code === "correct_answers_dropped");
-    console.info(`${what}, 30 examples on tiny-chat-2: in format ${before.format} → ${after.format}, correct ${before.correct} → ${after.correct}; probe ${metrics["probe/base_correct"]} → ${metrics["probe/correct"]}; warnings [${job.warnings.map((w) => w.code).join(", ")}]`);
+    console.info(`${what}, 30 examples on tiny-chat-3: in format ${before.format} → ${after.format}, correct ${before.correct} → ${after.correct}; probe ${metrics["probe/base_correct"]} → ${metrics["probe/correct"]}; warnings [${job.warnings.map((w) => w.code).join(", ")}]`);
     expect(metrics["probe/base_correct"]).toBeGreaterThan(0.5);
-    if (after.correct < before.correct - 0.1) expect(warning?.message).toMatch(fell);
-    else expect(after.format).toBeGreaterThanOrEqual(0.9);
+    if (outcome === "keeps") {
+      expect(after.format).toBeGreaterThanOrEqual(0.9);
+      expect(after.correct).toBeGreaterThanOrEqual(before.correct - 0.1);
+      expect(warning).toBeUndefined();
+    } else {
+      expect(after.correct).toBeLessThan(before.correct - 0.1);
+      expect(warning?.message).toMatch(fell);
+    }
   }, 300_000);
 });

@@ -2,7 +2,7 @@ import { CopyButton } from "@/components/ui/copy-button";
 
 // How to create (and log to) a model from code, for the empty states.
 
-export function createModelSnippet(origin: string, team: string, project: string, baseModel = "anneal/tiny-chat-2"): string {
+export function createModelSnippet(origin: string, team: string, project: string, baseModel = "anneal/tiny-chat-3"): string {
   return `curl ${origin}/v1/preview/models \\
   -H "Authorization: Bearer $ANNEAL_API_KEY" \\
   -H "Content-Type: application/json" \\

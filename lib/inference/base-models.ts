@@ -9,7 +9,7 @@ import { baseModelName, hfNamesSchema } from "@/lib/inference/base-model-names";
 import type { CorpusVersion } from "@/lib/engine/corpus/generate";
 import { untrainableReason } from "@/lib/engine/gguf/trainable-check";
 
-// The base models this instance serves: the shipped tiny-chat-2 and tiny-chat (trainable by Anneal's
+// The base models this instance serves: the shipped tiny-chat-3, tiny-chat-2 and tiny-chat (trainable by Anneal's
 // own engine), GGUF files and upstream servers the operator lists in ANNEAL_MODELS_FILE, then GGUF files
 // under ANNEAL_MODELS_DIR an admin registered through the API (the BaseModelEntry table, read by every
 // process). A base is named by its name or any of its Hugging Face names (`hf_name`); ANNEAL_DEFAULT_MODEL
@@ -87,7 +87,7 @@ const shippedGguf = (file: string) =>
   // Resolved at run time from the working directory; turbopackIgnore keeps the build from tracing the repo.
   path.resolve(/* turbopackIgnore: true */ process.cwd(), "models", file);
 
-/** The default base: 512 tokens of context, pretrained on the graded curriculum (models/tiny-chat-2.md). */
+/** 512 tokens of context, pretrained on the graded curriculum (models/tiny-chat-2.md); the default base until tiny-chat-3. */
 export const TINY_CHAT_2: GgufBaseModel = {
   kind: "gguf",
   name: "anneal/tiny-chat-2",
@@ -100,6 +100,24 @@ export const TINY_CHAT_2: GgufBaseModel = {
   // LoRA (rank 16, alpha 32, every projection), measured through bench:learn (docs/decisions.md, "LoRA on
   // tiny-chat-2"): RL learns as full weights do at 5×; SFT's best rate is full's own.
   learningRates: { rl: 1e-4, sft: 3e-3, lora: { rl: 5e-4, sft: 3e-3 } },
+  probeCorpus: 2,
+};
+
+/** The default base: tiny-chat-2 continued on replies in formats asked for (models/tiny-chat-3.md), so
+ *  that a small SFT job teaching a format keeps what the base knew (docs/decisions.md, "A base that
+ *  has met reply formats"). */
+export const TINY_CHAT_3: GgufBaseModel = {
+  kind: "gguf",
+  name: "anneal/tiny-chat-3",
+  hfNames: [],
+  source: "shipped",
+  gguf: shippedGguf("tiny-chat-3.gguf"),
+  trainable: true,
+  description: "Anneal's own 1M-parameter chat model, 512-token context, graded task curriculum, follows reply formats (models/tiny-chat-3.md); fully fine-tunable on CPU",
+  // SFT: the rate at which the console's 30-example jobs (3 epochs) take a new format and keep the
+  // base's answers within 2 points (3e-4 loses up to 22, 3e-3 up to 67: docs/decisions.md). RL and
+  // LoRA: tiny-chat-2's (same shape and optimizer), LoRA's SFT rate at full's as measured there.
+  learningRates: { rl: 1e-4, sft: 1e-4, lora: { rl: 5e-4, sft: 1e-4 } },
   probeCorpus: 2,
 };
 
@@ -118,7 +136,7 @@ export const TINY_CHAT: GgufBaseModel = {
 };
 
 /** Shipped in models/, default first. */
-export const SHIPPED_MODELS: readonly GgufBaseModel[] = [TINY_CHAT_2, TINY_CHAT];
+export const SHIPPED_MODELS: readonly GgufBaseModel[] = [TINY_CHAT_3, TINY_CHAT_2, TINY_CHAT];
 
 /** Full fine-tuning's rates; `lora` for LoRA models (absent: the full rates × LORA_RATE_FACTOR). A base
  *  that trains LoRA only (a Qwen or Llama download) has no full rates: rl and sft are its LoRA rates. */

@@ -41,7 +41,7 @@ const TRAINED_NAME = /^([^/:]+)\/([^/:]+)\/([^/:]+)(?::step(\d+))?$/;
 export async function resolveModel(principal: Principal, requested: string | undefined): Promise<ResolvedModel> {
   const { models, defaultModel } = await baseModelCatalogue();
   if (requested === undefined) {
-    if (!defaultModel) throw new AppError("unavailable", "No base model is configured: ship models/tiny-chat-2.gguf (npm run pretrain) or set ANNEAL_MODELS_FILE.");
+    if (!defaultModel) throw new AppError("unavailable", "No base model is configured: ship models/tiny-chat-3.gguf (npm run pretrain -- --base tiny-chat-3) or set ANNEAL_MODELS_FILE.");
     return asBase(defaultModel);
   }
   const base = findBaseModel(models, requested);

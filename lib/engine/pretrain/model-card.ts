@@ -63,6 +63,21 @@ model's jobs with \`learning_rate: null\` get these.
   cannot make tokens this model never produced likely (its output head is frozen, and ~240 such rows
   are nearly one vector): it learns the \`<answer>\` format greedily, but sampled replies stay out of it.`;
 
+/** A base pretrained on reply formats (tiny-chat-3): its SFT rate is chosen for small datasets, not by the
+ *  sweep, measured with scripts/bench-small-sft.ts and declared in lib/inference/base-models.ts. */
+const FORMAT_AWARE_SFT_RATE = 0.0001;
+const formatAwareSft = (best: number) => `- **SFT: ${FORMAT_AWARE_SFT_RATE},** below the sweep's best (${best}, below): the rate at which 30 examples that teach a
+  new format with the console's defaults (3 epochs, 10% held out) take it and keep this model's answers.
+  On bench:learn's 64 prompts (68.8% right before), 3 seeds: 100% in the format and 68.8%, 67.2%, 68.8% right;
+  at 3e-4 67.2%, 56.3%, 46.9%; at 3e-3 10.9%, 1.6%, 1.6% (\`scripts/bench-small-sft.ts\`, docs/decisions.md,
+  "A base that has met reply formats"). A large dataset learns faster at the sweep's best rate.`;
+
+const LORA_FORMAT_AWARE = `## Recommended learning rates (LoRA adapters)
+
+- **RL: 0.0005,** tiny-chat-2's (measured there through bench:learn; this model has its shape).
+- **SFT: ${FORMAT_AWARE_SFT_RATE},** the full rate, as on tiny-chat-2, where LoRA's best SFT rate was full's own; not
+  measured on this model.`;
+
 export function bestSftRate(points: readonly SweepPoint[]): number {
   return points.reduce((best, p) => (p.heldoutLoss < best.heldoutLoss ? p : best)).lr;
 }
@@ -149,7 +164,7 @@ ${formatted.map((x) => `| ${x.family} | ${x.correct}/${x.total} (${pct(x.correct
 ` : ""}
 ## Recommended learning rates (full fine-tuning)
 
-- **SFT: ${sft}.** Measured: from these weights, ${c.sweepOptions.steps} steps of ${c.sweepOptions.batchSize} conversations in a
+${s.replyFormats ? formatAwareSft(sft) : `- **SFT: ${sft}.**`} Measured: from these weights, ${c.sweepOptions.steps} steps of ${c.sweepOptions.batchSize} conversations in a
   format the corpus never uses (a system message asks for \`<answer>…</answer>\` tags), at each rate;
   held-out loss on the assistant's tokens (64 conversations), before: ${c.sweep.before.toFixed(3)}.
 
@@ -159,7 +174,7 @@ ${c.sweep.points.map((p) => `  | ${p.lr}${p.lr === sft ? " (best)" : ""} | ${p.h
 
 ${curriculum ? `${RL_ON_CURRICULUM}
 
-${LORA_ON_CURRICULUM}` : RL_SWEEP}
+${s.replyFormats ? LORA_FORMAT_AWARE : LORA_ON_CURRICULUM}` : RL_SWEEP}
 ## Reproduce
 
 \`npm run pretrain -- --base ${s.name}\` (checkpoints in \`build/pretrain/${s.name}/\`, \`--resume\` continues an interrupted

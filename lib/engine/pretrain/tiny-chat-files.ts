@@ -7,3 +7,4 @@ export const baseModelFiles = (name: string) => ({ gguf: path.join(MODELS_DIR, `
 
 export const TINY_CHAT_GGUF = baseModelFiles("tiny-chat").gguf;
 export const TINY_CHAT_2_GGUF = baseModelFiles("tiny-chat-2").gguf;
+export const TINY_CHAT_3_GGUF = baseModelFiles("tiny-chat-3").gguf;

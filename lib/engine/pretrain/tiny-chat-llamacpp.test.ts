@@ -12,13 +12,14 @@ import { LlamaModel } from "../model/llama-model";
 import { referenceForward } from "../model/reference";
 import { getLlamaRuntime } from "../serving/llama-runtime";
 import { encodeChat, renderChat } from "../tokenizer/chatml";
-import { TINY_CHAT_2_GGUF, TINY_CHAT_GGUF } from "./tiny-chat-files";
+import { TINY_CHAT_2_GGUF, TINY_CHAT_3_GGUF, TINY_CHAT_GGUF } from "./tiny-chat-files";
 
 const TOLERANCE = 1e-4;
 
 const SHIPPED: { name: string; gguf: string; corpus: Partial<CorpusOptions> }[] = [
   { name: "tiny-chat", gguf: TINY_CHAT_GGUF, corpus: {} },
   { name: "tiny-chat-2", gguf: TINY_CHAT_2_GGUF, corpus: { version: 2, levels: [3] } },
+  { name: "tiny-chat-3", gguf: TINY_CHAT_3_GGUF, corpus: { version: 2, levels: [3], replyFormats: 0.5 } },
 ];
 
 const maxAbsDiff = (a: ArrayLike<number>, b: ArrayLike<number>) => {
